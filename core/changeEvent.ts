@@ -1,0 +1,73 @@
+import type { AttributeMap, Item } from './model/attributeValue.js';
+import type { StoredItem } from './store/storedItem.js';
+
+/**
+ * What the commit point emits for every item a committed write changed (DESIGN §2): one event
+ * per changed item, none for a write that changed nothing, in commit order. `streams/` builds
+ * DynamoDB Streams records from these; the gsi-maintainer consumes them as NEW_AND_OLD_IMAGES.
+ */
+export type ChangeEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
+
+/** The identity DynamoDB's TTL process writes as (spec §1.2.8). */
+export interface ServiceIdentity {
+  readonly type: 'Service';
+  readonly principalId: 'dynamodb.amazonaws.com';
+}
+
+export const TTL_PRINCIPAL: ServiceIdentity = Object.freeze({
+  type: 'Service',
+  principalId: 'dynamodb.amazonaws.com',
+});
+
+/** Which table a change happened in. */
+export interface TableRef {
+  readonly accountId: string;
+  readonly region: string;
+  readonly tableName: string;
+  readonly tableId: string;
+  readonly tableArn: string;
+}
+
+export class ChangeEvent {
+  private decodedOld: Item | undefined;
+  private decodedNew: Item | undefined;
+
+  constructor(
+    /** Engine-wide commit sequence number: strictly increasing in commit order. */
+    readonly sequence: number,
+    /** Events of one transaction share a commit id. */
+    readonly commitId: number,
+    readonly table: TableRef,
+    readonly eventName: ChangeEventName,
+    /** The item's key attributes. */
+    readonly keys: AttributeMap,
+    /** Encoded key (partition ‖ sort): equal for every change of one item. */
+    readonly itemKey: string,
+    readonly oldItem: StoredItem | undefined,
+    readonly newItem: StoredItem | undefined,
+    /** Size of `keys` by the item-size rules. */
+    readonly keysSize: number,
+    /** Commit time, epoch milliseconds from the engine's clock. */
+    readonly at: number,
+    readonly userIdentity: ServiceIdentity | undefined,
+  ) {}
+
+  /** The item before the change (decoded on first use). */
+  get oldImage(): Item | undefined {
+    if (this.decodedOld === undefined && this.oldItem) this.decodedOld = this.oldItem.decode();
+    return this.decodedOld;
+  }
+
+  /** The item after the change (decoded on first use). */
+  get newImage(): Item | undefined {
+    if (this.decodedNew === undefined && this.newItem) this.decodedNew = this.newItem.decode();
+    return this.decodedNew;
+  }
+
+  /** Keys + NewImage + OldImage sizes: the StreamRecord SizeBytes of a NEW_AND_OLD_IMAGES view. */
+  get sizeBytes(): number {
+    return this.keysSize + (this.oldItem?.size ?? 0) + (this.newItem?.size ?? 0);
+  }
+}
+
+export type ChangeListener = (event: ChangeEvent) => void;

@@ -1,0 +1,256 @@
+import { operations } from './actions/index.js';
+import { ChangeEvent, type ChangeListener, type ServiceIdentity } from './changeEvent.js';
+import { type Clock, SystemClock } from './clock.js';
+import {
+  DynamoDbError,
+  InternalServerError,
+  ResourceNotFoundException,
+  SerializationException,
+  UnknownOperationException,
+  ValidationException,
+} from './errors/index.js';
+import type { AttributeMap } from './model/attributeValue.js';
+import { itemsEqual } from './model/compare.js';
+import { attributeValueSize } from './model/itemSize.js';
+import { keyHashBytes, scanHashPrefix } from './model/keyCodec.js';
+import { utf8Length } from './model/utf8.js';
+import type { ActionContext, OperationDefinition, RequestContext } from './operation.js';
+import { Region } from './store/region.js';
+import type { StoredItem } from './store/storedItem.js';
+import type { Table } from './store/table.js';
+import { deserialize } from './validations/deserialize.js';
+import type { ExtractedKey } from './validations/keys.js';
+import { collectConstraintErrors, throwConstraintErrors } from './validations/shape.js';
+
+export interface EngineOptions {
+  /** The clock every timestamp and timer reads (default: the system clock). */
+  clock?: Clock;
+  /** Account id for ARNs when the caller names none (default `000000000000`). */
+  accountId?: string;
+  /** Region for requests that carry none (default `us-east-1`). */
+  region?: string;
+  /**
+   * How long new tables (and indexes) stay CREATING, in ms. 0 (default) makes them ACTIVE as soon
+   * as CreateTable returns; a delay lets users test waiters.
+   */
+  transientStatusDelayMs?: number;
+  /** Called with errors that are eddy's bugs (answered as InternalServerError). */
+  onInternalError?: (error: unknown, operation: string) => void;
+}
+
+/** One write the commit point applies: an item key and what the item becomes. */
+export interface ItemWrite {
+  readonly key: ExtractedKey;
+  /** The item as the action read it (undefined if absent). */
+  readonly previous: StoredItem | undefined;
+  /** The new item, or undefined to delete. */
+  readonly next: StoredItem | undefined;
+}
+
+/**
+ * The engine façade: `execute(operation, input)` takes the DynamoDB operation name and its
+ * wire-format (JSON) input and returns the wire-format output, or throws a `DynamoDbError`
+ * carrying the service's error. The HTTP host and the in-process SDK client are thin layers over
+ * it. Every write goes through `commit`, which emits change events to `onCommit` listeners.
+ *
+ * @example
+ * ```ts
+ * const engine = new Engine();
+ * engine.execute('CreateTable', {
+ *   TableName: 'GameScores',
+ *   AttributeDefinitions: [{ AttributeName: 'UserId', AttributeType: 'S' }],
+ *   KeySchema: [{ AttributeName: 'UserId', KeyType: 'HASH' }],
+ *   BillingMode: 'PAY_PER_REQUEST',
+ * });
+ * engine.execute('PutItem', { TableName: 'GameScores', Item: { UserId: { S: '101' } } });
+ * ```
+ */
+export class Engine {
+  readonly clock: Clock;
+  readonly defaultAccountId: string;
+  readonly defaultRegion: string;
+  readonly transientStatusDelayMs: number;
+  private readonly regions = new Map<string, Region>();
+  private readonly listeners = new Set<ChangeListener>();
+  private readonly onInternalError: (error: unknown, operation: string) => void;
+  private sequence = 0;
+  private commitCounter = 0;
+
+  constructor(options: EngineOptions = {}) {
+    this.clock = options.clock ?? new SystemClock();
+    this.defaultAccountId = options.accountId ?? '000000000000';
+    this.defaultRegion = options.region ?? 'us-east-1';
+    this.transientStatusDelayMs = options.transientStatusDelayMs ?? 0;
+    this.onInternalError = options.onInternalError ?? (() => {});
+  }
+
+  /** The tables of one account and region (created on first use). */
+  region(accountId = this.defaultAccountId, regionName = this.defaultRegion): Region {
+    const id = `${accountId}/${regionName}`;
+    let region = this.regions.get(id);
+    if (region === undefined) {
+      region = new Region(accountId, regionName);
+      this.regions.set(id, region);
+    }
+    return region;
+  }
+
+  /** Every region that holds tables. */
+  allRegions(): Iterable<Region> {
+    return this.regions.values();
+  }
+
+  /** Whether an operation name is one the engine answers. */
+  supports(operation: string): boolean {
+    return Object.hasOwn(operations, operation);
+  }
+
+  /**
+   * Runs one operation. Input and output are the wire JSON (as parsed objects).
+   * @throws DynamoDbError with the service's name, `__type` and message.
+   */
+  execute(operation: string, input: unknown, context: Partial<RequestContext> = {}): Record<string, unknown> {
+    const definition = Object.hasOwn(operations, operation)
+      ? (operations[operation] as OperationDefinition<Record<string, unknown>, Record<string, unknown>>)
+      : undefined;
+    if (definition === undefined) throw new UnknownOperationException();
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      throw new SerializationException();
+    const request: RequestContext = {
+      accountId: context.accountId ?? this.defaultAccountId,
+      region: context.region ?? this.defaultRegion,
+    };
+    try {
+      const deserialized = deserialize(input as Record<string, unknown>, definition.shape);
+      const typedInput = deserialized.input;
+      if (definition.controlPlaneTableName) checkControlPlaneTableName(typedInput.TableName);
+      throwConstraintErrors(collectConstraintErrors(typedInput, definition.shape));
+      if (definition.validate) {
+        try {
+          definition.validate(typedInput, deserialized);
+        } catch (error) {
+          if (definition.prefixStatelessErrors && error instanceof ValidationException) {
+            throw new ValidationException(`1 validation error detected: ${error.message}`);
+          }
+          throw error;
+        }
+      }
+      const actionContext: ActionContext = {
+        engine: this,
+        region: this.region(request.accountId, request.region),
+        request,
+      };
+      return definition.execute(actionContext, typedInput);
+    } catch (error) {
+      if (error instanceof DynamoDbError) throw error;
+      this.onInternalError(error, operation);
+      throw new InternalServerError('Internal server error');
+    }
+  }
+
+  /**
+   * Finds a table for a data-plane call. Missing and CREATING tables answer
+   * `Requested resource not found` (spec §4.1.5).
+   */
+  dataPlaneTable(region: Region, tableName: string): Table {
+    const table = region.tables.get(tableName);
+    if (table === undefined || !table.readable) throw new ResourceNotFoundException();
+    return table;
+  }
+
+  /** Subscribes to committed changes (the commit port). Returns the unsubscribe function. */
+  onCommit(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The commit point: applies the writes of one operation (one item, or a whole transaction)
+   * and emits one change event per changed item, in order, synchronously. A write that changes
+   * nothing emits nothing.
+   */
+  commit(
+    region: Region,
+    table: Table,
+    writes: readonly ItemWrite[],
+    identity?: ServiceIdentity,
+  ): ChangeEvent[] {
+    const commitId = ++this.commitCounter;
+    const at = this.clock.now();
+    const events: ChangeEvent[] = [];
+    for (const write of writes) {
+      const { key, previous, next } = write;
+      if (previous === undefined && next === undefined) continue;
+      if (previous !== undefined && next !== undefined && sameItem(previous, next)) continue;
+      if (next === undefined) table.items.delete(key.hashKey, key.rangeKey);
+      else table.items.set(key.hashKey, key.rangeKey, next, () => scanKeyOf(table, key));
+      const eventName = previous === undefined ? 'INSERT' : next === undefined ? 'REMOVE' : 'MODIFY';
+      events.push(
+        new ChangeEvent(
+          ++this.sequence,
+          commitId,
+          {
+            accountId: region.accountId,
+            region: region.name,
+            tableName: table.name,
+            tableId: table.tableId,
+            tableArn: table.arn,
+          },
+          eventName,
+          key.keys,
+          `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`,
+          previous,
+          next,
+          keysSize(key.keys),
+          at,
+          identity,
+        ),
+      );
+    }
+    for (const event of events) this.emit(event);
+    return events;
+  }
+
+  private emit(event: ChangeEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        // A listener's bug must never undo or block a committed write.
+        this.onInternalError(error, 'commit listener');
+      }
+    }
+  }
+}
+
+/** The partition's place in scan order: its hash prefix, then the encoded key (spec §6.4.2). */
+export function scanKeyOf(table: Table, key: ExtractedKey): string {
+  const value = key.keys[table.key.hash.name] as Record<string, string>;
+  const raw = value[table.key.hash.type]!;
+  return scanHashPrefix(keyHashBytes(table.key.hash.type, raw)) + key.hashKey;
+}
+
+function sameItem(a: StoredItem, b: StoredItem): boolean {
+  if (a.json === b.json) return true;
+  if (a.size !== b.size) return false;
+  return itemsEqual(a.decode(), b.decode());
+}
+
+function keysSize(keys: AttributeMap): number {
+  let size = 0;
+  for (const name of Object.keys(keys)) size += utf8Length(name) + attributeValueSize(keys[name]!);
+  return size;
+}
+
+/** Control-plane TableName checks come before the constraint list (spec §2.5.2). */
+function checkControlPlaneTableName(tableName: unknown): void {
+  if (tableName === undefined) {
+    throw new ValidationException("The parameter 'TableName' is required but was not present in the request");
+  }
+  const length = (tableName as string).length;
+  if (length < 3 || length > 255) {
+    throw new ValidationException(
+      'TableName must be at least 3 characters long and at most 255 characters long',
+    );
+  }
+}

@@ -1,0 +1,2 @@
+export * from './DynamoDbError.js';
+export * from './exceptions.js';

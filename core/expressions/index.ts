@@ -1,0 +1,75 @@
+/**
+ * Expressions: grammar → typed AST → resolve/validate → evaluate/apply (DESIGN §4, after moto's
+ * pipeline). Parsing and resolving happen before anything is read, so evaluation never fails
+ * half-way and an update is applied to a copy: a failure leaves no partial write.
+ *
+ * This file is the API the actions use. Everything behind it lives in this folder.
+ */
+import type { AttributeMap, AttributeValue, Item } from '../model/attributeValue.js';
+
+export type ExpressionKind = 'Update' | 'Condition' | 'KeyCondition' | 'Filter' | 'Projection';
+
+/** A resolved document path: an attribute name, then map members (strings) and list indexes (numbers). */
+export type DocumentPath = readonly [string, ...(string | number)[]];
+
+/** A parsed, resolved ConditionExpression or FilterExpression (or a legacy Expected/QueryFilter). */
+export interface ConditionExpression {
+  /** True when the item (undefined: no item) satisfies the condition. Never throws. */
+  evaluate(item: Item | undefined): boolean;
+  /** Every document path the condition reads. */
+  readonly paths: readonly DocumentPath[];
+}
+
+/** The outcome of applying an update to an item. */
+export interface UpdateResult {
+  /** The new item (a fresh null-prototype map; the input is never mutated). */
+  readonly item: Item;
+  /** For ReturnValues UPDATED_OLD: previous values of the attributes the update set or removed. */
+  readonly updatedOld: AttributeMap;
+  /** For ReturnValues UPDATED_NEW: new values of the attributes the update set (spec §4.2.4). */
+  readonly updatedNew: AttributeMap;
+}
+
+/** A parsed, resolved UpdateExpression (or legacy AttributeUpdates). */
+export interface UpdatePlan {
+  /** Every document path the update writes (SET, REMOVE, ADD, DELETE targets). */
+  readonly targets: readonly DocumentPath[];
+  /**
+   * Only REMOVE/DELETE actions: applied to a missing item they create nothing (spec §4.2.2).
+   */
+  readonly removesOnly: boolean;
+  /**
+   * Applies the update to a copy of `item` (undefined: the item does not exist; the caller adds
+   * the key attributes). Throws ValidationException for runtime errors (spec §5.3.3–5.3.5).
+   */
+  apply(item: Item | undefined): UpdateResult;
+}
+
+/** A parsed ProjectionExpression (or legacy AttributesToGet). */
+export interface ProjectionPlan {
+  readonly paths: readonly DocumentPath[];
+  /** The projected copy of an item, keeping nesting; missing paths are omitted (spec §5.4.1). */
+  apply(item: Item): Item;
+}
+
+/** One condition of a KeyConditionExpression (or legacy KeyConditions), after stateless checks. */
+export interface KeyConditionPart {
+  readonly attributeName: string;
+  readonly operator: '=' | '<' | '<=' | '>' | '>=' | 'BETWEEN' | 'begins_with';
+  readonly values: readonly AttributeValue[];
+}
+
+export {
+  conditionFromExpected,
+  conditionFromFilter,
+  keyConditionsToParts,
+  projectionFromAttributesToGet,
+  updateFromAttributeUpdates,
+} from './legacy/index.js';
+export {
+  checkExpressionAttributeNames,
+  checkExpressionAttributeValues,
+  checkExpressionParameters,
+  type ExpressionParameterRules,
+} from './parameters.js';
+export { ExpressionScope } from './scope.js';

@@ -1,0 +1,215 @@
+import { type AttributeMap, type AttributeValue, newAttributeMap } from './attributeValue.js';
+import {
+  expectBlob,
+  expectBoolean,
+  expectList,
+  expectMap,
+  expectString,
+  expectStructure,
+  type Position,
+} from './jsonTypes.js';
+import { normaliseNumber } from './number.js';
+
+/**
+ * Turns wire JSON into a validated, normalised AttributeValue.
+ *
+ * Wrong JSON types throw `SerializationException` at once (the service type-checks the whole
+ * request before validating anything). Semantic problems (empty value, two types, bad number,
+ * empty or duplicate set, nesting) are recorded in `problems` and the walk goes on, so that a
+ * later type error still wins (spec §8.1); the caller reports `problems.first` at the right step.
+ */
+export interface AttributeProblems {
+  first: string | undefined;
+  /** The top-level map key whose value held the first problem (for ExpressionAttributeValues). */
+  firstKey?: string;
+}
+
+export const AttributeMessages = {
+  empty: 'Supplied AttributeValue is empty, must contain exactly one of the supported datatypes',
+  severalTypes:
+    'Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes',
+  nullNotTrue:
+    'One or more parameter values were invalid: Null attribute value types must have the value of true',
+  // The double spaces are verbatim (spec §2.1.3).
+  emptyStringSet: 'One or more parameter values were invalid: An string set  may not be empty',
+  emptyNumberSet: 'One or more parameter values were invalid: An number set  may not be empty',
+  emptyBinarySet: 'One or more parameter values were invalid: Binary sets should not be empty',
+  duplicateStrings: (members: string[]) =>
+    `One or more parameter values were invalid: Input collection [${members.join(', ')}] contains duplicates.`,
+  duplicateBinaries: (members: string[]) =>
+    `One or more parameter values were invalid: Input collection [${members.join(', ')}]of type BS contains duplicates.`,
+  duplicateNumbers: 'Input collection contains duplicates',
+  nesting:
+    'Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit',
+} as const;
+
+/** A top-level attribute value is level 1; values may reach level 32 (spec §2.1.5). */
+export const MAX_NESTING_LEVEL = 32;
+
+export const ATTRIBUTE_VALUE_CLASS = 'com.amazonaws.dynamodb.v20120810.AttributeValue';
+
+function record(problems: AttributeProblems, message: string) {
+  if (problems.first === undefined) problems.first = message;
+}
+
+/**
+ * Parses one AttributeValue. Returns the normalised value, or `undefined` when it is invalid (the
+ * reason is then in `problems`).
+ */
+export function parseAttributeValue(
+  raw: unknown,
+  position: Position,
+  problems: AttributeProblems,
+  level = 1,
+): AttributeValue | undefined {
+  const struct = expectStructure(raw, position, ATTRIBUTE_VALUE_CLASS);
+  let result: AttributeValue | undefined;
+  let typeCount = 0;
+  let valid = true;
+  for (const type in struct) {
+    const value = struct[type];
+    if (value === null || value === undefined) continue;
+    switch (type) {
+      case 'S':
+        result = { S: expectString(value) };
+        break;
+      case 'N': {
+        const number = normaliseNumber(expectString(value));
+        if (number.ok) result = { N: number.value };
+        else {
+          record(problems, number.message);
+          valid = false;
+        }
+        break;
+      }
+      case 'B':
+        result = { B: expectBlob(value) };
+        break;
+      case 'BOOL':
+        result = { BOOL: expectBoolean(value) };
+        break;
+      case 'NULL':
+        if (expectBoolean(value)) result = { NULL: true };
+        else {
+          record(problems, AttributeMessages.nullNotTrue);
+          valid = false;
+        }
+        break;
+      case 'SS': {
+        const members = expectList(value, 'field').map(expectString);
+        if (members.length === 0) {
+          record(problems, AttributeMessages.emptyStringSet);
+          valid = false;
+        } else if (new Set(members).size !== members.length) {
+          record(problems, AttributeMessages.duplicateStrings(members));
+          valid = false;
+        } else result = { SS: members };
+        break;
+      }
+      case 'NS': {
+        const texts = expectList(value, 'field').map(expectString);
+        const members: string[] = [];
+        let membersValid = true;
+        for (const text of texts) {
+          const number = normaliseNumber(text);
+          if (number.ok) members.push(number.value);
+          else if (membersValid) {
+            record(problems, number.message);
+            membersValid = false;
+          }
+        }
+        if (texts.length === 0) {
+          record(problems, AttributeMessages.emptyNumberSet);
+          valid = false;
+        } else if (!membersValid) {
+          valid = false;
+        } else if (new Set(members).size !== members.length) {
+          record(problems, AttributeMessages.duplicateNumbers);
+          valid = false;
+        } else result = { NS: members };
+        break;
+      }
+      case 'BS': {
+        const raws = expectList(value, 'field');
+        const members = raws.map(expectBlob);
+        if (members.length === 0) {
+          record(problems, AttributeMessages.emptyBinarySet);
+          valid = false;
+        } else if (new Set(members).size !== members.length) {
+          record(problems, AttributeMessages.duplicateBinaries(members));
+          valid = false;
+        } else result = { BS: members };
+        break;
+      }
+      case 'L': {
+        const elements = expectList(value, 'field');
+        const parsed: AttributeValue[] = [];
+        if (level >= MAX_NESTING_LEVEL && elements.length > 0) {
+          record(problems, AttributeMessages.nesting);
+          valid = false;
+        }
+        for (const element of elements) {
+          const child = parseAttributeValue(element, 'element', problems, level + 1);
+          if (child === undefined) valid = false;
+          else parsed.push(child);
+        }
+        result = { L: parsed };
+        break;
+      }
+      case 'M': {
+        const entries = expectMap(value, 'field', ATTRIBUTE_VALUE_CLASS);
+        const map = newAttributeMap();
+        const names = Object.keys(entries);
+        if (level >= MAX_NESTING_LEVEL && names.length > 0) {
+          record(problems, AttributeMessages.nesting);
+          valid = false;
+        }
+        for (const name of names) {
+          const entry = entries[name];
+          if (entry === null || entry === undefined) continue;
+          const child = parseAttributeValue(entry, 'element', problems, level + 1);
+          if (child === undefined) valid = false;
+          else map[name] = child;
+        }
+        result = { M: map };
+        break;
+      }
+      default:
+        // Unknown members are ignored, like any unknown JSON member (spec §2.1.1).
+        continue;
+    }
+    typeCount++;
+  }
+  if (typeCount === 0) {
+    record(problems, AttributeMessages.empty);
+    return undefined;
+  }
+  if (!valid) return undefined;
+  if (typeCount > 1) {
+    record(problems, AttributeMessages.severalTypes);
+    return undefined;
+  }
+  return result;
+}
+
+/**
+ * Parses a map of attribute name → AttributeValue (an Item, a Key, ExpressionAttributeValues).
+ * Returns a null-prototype map holding the valid entries.
+ */
+export function parseAttributeMap(
+  raw: unknown,
+  position: Position,
+  problems: AttributeProblems,
+): AttributeMap {
+  const entries = expectMap(raw, position, ATTRIBUTE_VALUE_CLASS);
+  const map = newAttributeMap();
+  for (const name of Object.keys(entries)) {
+    const entry = entries[name];
+    if (entry === null || entry === undefined) continue;
+    const hadProblem = problems.first !== undefined;
+    const value = parseAttributeValue(entry, 'element', problems);
+    if (!hadProblem && problems.first !== undefined) problems.firstKey = name;
+    if (value !== undefined) map[name] = value;
+  }
+  return map;
+}

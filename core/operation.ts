@@ -1,0 +1,48 @@
+import type { Engine } from './engine.js';
+import type { Region } from './store/region.js';
+import type { Deserialized } from './validations/deserialize.js';
+import type { Shape } from './validations/shape.js';
+
+/** Who is calling and where: tables live per account and region. */
+export interface RequestContext {
+  readonly accountId: string;
+  readonly region: string;
+}
+
+/** What an action sees: the engine, the caller's region, and the request context. */
+export interface ActionContext {
+  readonly engine: Engine;
+  readonly region: Region;
+  readonly request: RequestContext;
+}
+
+/**
+ * One DynamoDB operation: its input shape, its stateless checks, and its action. Checks run in
+ * the service's order (spec §8.1): types → (control-plane TableName) → constraint list →
+ * `validate` → `execute` (table lookup and everything after).
+ */
+export interface OperationDefinition<Input = Record<string, unknown>, Output = unknown> {
+  readonly name: string;
+  readonly shape: Record<string, Shape>;
+  /**
+   * Control-plane table operations check TableName before the constraint list, with their own
+   * messages (spec §2.5.2).
+   */
+  readonly controlPlaneTableName?: boolean;
+  /**
+   * PutItem, UpdateItem and DeleteItem prefix their stateless validation messages with
+   * `1 validation error detected: ` (spec §9.2).
+   */
+  readonly prefixStatelessErrors?: boolean;
+  /** Stateless semantic checks, in the service's order. Throws ValidationException. */
+  validate?(input: Input, deserialized: Deserialized): void;
+  /** The action: table lookup, schema-aware checks, evaluation, commit. */
+  execute(context: ActionContext, input: Input): Output;
+}
+
+/** Lets operation files declare a definition with typed input and output. */
+export function defineOperation<Input, Output>(
+  definition: OperationDefinition<Input, Output>,
+): OperationDefinition<Input, Output> {
+  return definition;
+}

@@ -1,0 +1,161 @@
+import { BTree } from './btree.js';
+import type { StoredItem } from './storedItem.js';
+
+/**
+ * The items of a table (or an index), held so that every access has a known cost:
+ *
+ * - point lookups: a hash map from encoded partition key, then (composite keys) a B+tree of the
+ *   partition's sort keys: O(1) + O(log k);
+ * - Query: one partition's B+tree from a bound, O(log k + results);
+ * - Scan: a B+tree of partitions by scan key (`scanHashPrefix` ‖ partition key), so pages resume
+ *   from a key in O(log n) and walk partitions in the service's hash order, independent of when
+ *   items were written (spec §6.4.2).
+ *
+ * Keys arrive encoded (`encodeKeyValue`): plain string comparison is the key order.
+ */
+export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export class Partition {
+  /** Composite tables: the partition's items by encoded sort key. */
+  readonly items: BTree<string, StoredItem> | undefined;
+  /** Hash-only tables: the partition's single item. */
+  single: StoredItem | undefined;
+
+  constructor(
+    readonly hashKey: string,
+    readonly scanKey: string,
+    composite: boolean,
+  ) {
+    this.items = composite ? new BTree<string, StoredItem>(undefined, compareStrings) : undefined;
+  }
+
+  get size(): number {
+    return this.items ? this.items.size : this.single ? 1 : 0;
+  }
+}
+
+/** A position in scan order: a partition's scan key and, for composite keys, a sort key. */
+export interface ScanPosition {
+  scanKey: string;
+  rangeKey: string;
+}
+
+export interface ScanEntry {
+  partition: Partition;
+  rangeKey: string;
+  item: StoredItem;
+}
+
+export class ItemStore {
+  private readonly partitions = new Map<string, Partition>();
+  private readonly scanOrder = new BTree<string, Partition>(undefined, compareStrings);
+  private itemCount = 0;
+  private byteCount = 0;
+
+  constructor(readonly composite: boolean) {}
+
+  /** Number of items. */
+  get size(): number {
+    return this.itemCount;
+  }
+
+  /** Sum of item sizes in bytes (TableSizeBytes). */
+  get bytes(): number {
+    return this.byteCount;
+  }
+
+  get partitionCount(): number {
+    return this.partitions.size;
+  }
+
+  get(hashKey: string, rangeKey = ''): StoredItem | undefined {
+    const partition = this.partitions.get(hashKey);
+    if (partition === undefined) return undefined;
+    return partition.items ? partition.items.get(rangeKey) : partition.single;
+  }
+
+  partition(hashKey: string): Partition | undefined {
+    return this.partitions.get(hashKey);
+  }
+
+  /**
+   * Stores an item; returns the one it replaced. `scanKey` is only computed (a hash) when the
+   * partition is new, so it is passed lazily.
+   */
+  set(hashKey: string, rangeKey: string, item: StoredItem, scanKey: () => string): StoredItem | undefined {
+    let partition = this.partitions.get(hashKey);
+    if (partition === undefined) {
+      partition = new Partition(hashKey, scanKey(), this.composite);
+      this.partitions.set(hashKey, partition);
+      this.scanOrder.set(partition.scanKey, partition);
+    }
+    let previous: StoredItem | undefined;
+    if (partition.items) {
+      previous = partition.items.get(rangeKey);
+      partition.items.set(rangeKey, item);
+    } else {
+      previous = partition.single;
+      partition.single = item;
+    }
+    if (previous === undefined) this.itemCount++;
+    this.byteCount += item.size - (previous?.size ?? 0);
+    return previous;
+  }
+
+  delete(hashKey: string, rangeKey = ''): StoredItem | undefined {
+    const partition = this.partitions.get(hashKey);
+    if (partition === undefined) return undefined;
+    let previous: StoredItem | undefined;
+    if (partition.items) {
+      previous = partition.items.get(rangeKey);
+      if (previous !== undefined) partition.items.delete(rangeKey);
+    } else {
+      previous = partition.single;
+      partition.single = undefined;
+    }
+    if (previous === undefined) return undefined;
+    this.itemCount--;
+    this.byteCount -= previous.size;
+    if (partition.size === 0) {
+      this.partitions.delete(hashKey);
+      this.scanOrder.delete(partition.scanKey);
+    }
+    return previous;
+  }
+
+  /**
+   * Items in scan order starting strictly after `after` (or at `fromScanKey`, inclusive, when
+   * given instead), up to `endScanKey` (exclusive) if set.
+   */
+  *scan(
+    options: { after?: ScanPosition; fromScanKey?: string; endScanKey?: string } = {},
+  ): Generator<ScanEntry> {
+    const { after, endScanKey } = options;
+    const start = after?.scanKey ?? options.fromScanKey;
+    for (const [scanKey, partition] of this.scanOrder.entries(start)) {
+      if (endScanKey !== undefined && scanKey >= endScanKey) return;
+      if (partition.items) {
+        const resumeInside = after !== undefined && scanKey === after.scanKey;
+        for (const [rangeKey, item] of partition.items.entries(resumeInside ? after.rangeKey : undefined)) {
+          if (resumeInside && rangeKey === after.rangeKey) continue;
+          yield { partition, rangeKey, item };
+        }
+      } else {
+        if (after !== undefined && scanKey === after.scanKey) continue;
+        if (partition.single) yield { partition, rangeKey: '', item: partition.single };
+      }
+    }
+  }
+
+  /** Every item, in scan order. */
+  *items(): Generator<StoredItem> {
+    for (const entry of this.scan()) yield entry.item;
+  }
+
+  clear(): void {
+    this.partitions.clear();
+    this.scanOrder.clear();
+    this.itemCount = 0;
+    this.byteCount = 0;
+  }
+}

@@ -1,0 +1,15 @@
+import type { Table } from './table.js';
+
+/** Tables live per account and region, as in AWS; ARNs carry both. */
+export class Region {
+  readonly tables = new Map<string, Table>();
+
+  constructor(
+    readonly accountId: string,
+    readonly name: string,
+  ) {}
+
+  tableArn(tableName: string): string {
+    return `arn:aws:dynamodb:${this.name}:${this.accountId}:table/${tableName}`;
+  }
+}

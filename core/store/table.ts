@@ -1,0 +1,157 @@
+import type { ScalarKeyType } from '../model/attributeValue.js';
+import { ItemStore } from './itemStore.js';
+
+/** Table metadata and items, as the control plane describes them (spec §3). */
+export type TableStatus = 'CREATING' | 'ACTIVE' | 'UPDATING' | 'DELETING' | 'ARCHIVING' | 'ARCHIVED';
+export type IndexStatus = 'CREATING' | 'ACTIVE' | 'UPDATING' | 'DELETING';
+export type BillingMode = 'PROVISIONED' | 'PAY_PER_REQUEST';
+export type KeyType = 'HASH' | 'RANGE';
+export type ProjectionType = 'ALL' | 'KEYS_ONLY' | 'INCLUDE';
+export type StreamViewType = 'KEYS_ONLY' | 'NEW_IMAGE' | 'OLD_IMAGE' | 'NEW_AND_OLD_IMAGES';
+
+export interface AttributeDefinition {
+  AttributeName: string;
+  AttributeType: ScalarKeyType;
+}
+
+export interface KeySchemaElement {
+  AttributeName: string;
+  KeyType: KeyType;
+}
+
+export interface Projection {
+  ProjectionType: ProjectionType;
+  NonKeyAttributes?: string[];
+}
+
+/** A key attribute with its declared type. */
+export interface KeyDefinition {
+  name: string;
+  type: ScalarKeyType;
+}
+
+/** The key of a table or index: one hash attribute and an optional range attribute. */
+export interface KeyShape {
+  hash: KeyDefinition;
+  range: KeyDefinition | undefined;
+}
+
+export interface ThroughputState {
+  readCapacityUnits: number;
+  writeCapacityUnits: number;
+  numberOfDecreasesToday: number;
+  lastIncreaseDateTime?: number;
+  lastDecreaseDateTime?: number;
+}
+
+export interface SecondaryIndex {
+  readonly name: string;
+  readonly kind: 'GSI' | 'LSI';
+  readonly arn: string;
+  readonly keySchema: KeySchemaElement[];
+  readonly key: KeyShape;
+  readonly projection: Projection;
+  status: IndexStatus;
+  backfilling: boolean;
+  throughput: ThroughputState | undefined;
+  /** Index entries (maintained by the gsi-maintainer; LSIs synchronously). */
+  readonly items: ItemStore;
+}
+
+export interface StreamState {
+  enabled: boolean;
+  viewType: StreamViewType;
+  arn: string;
+  label: string;
+}
+
+export interface TimeToLiveState {
+  status: 'ENABLED' | 'DISABLED' | 'ENABLING' | 'DISABLING';
+  attributeName: string | undefined;
+  /** When the setting last changed (epoch ms): a second change within the lock-out window fails. */
+  lastChangedAt: number | undefined;
+}
+
+export interface TableInit {
+  name: string;
+  tableId: string;
+  arn: string;
+  createdAt: number;
+  status: TableStatus;
+  attributeDefinitions: AttributeDefinition[];
+  keySchema: KeySchemaElement[];
+  billingMode: BillingMode;
+  throughput: ThroughputState;
+  tableClass?: string;
+  deletionProtectionEnabled?: boolean;
+}
+
+export function keyShapeOf(keySchema: KeySchemaElement[], definitions: AttributeDefinition[]): KeyShape {
+  const typeOf = (name: string): ScalarKeyType => {
+    const definition = definitions.find((candidate) => candidate.AttributeName === name);
+    if (!definition) throw new Error(`keyShapeOf: no definition for ${name}`);
+    return definition.AttributeType;
+  };
+  const hash = keySchema.find((element) => element.KeyType === 'HASH');
+  const range = keySchema.find((element) => element.KeyType === 'RANGE');
+  if (!hash) throw new Error('keyShapeOf: no HASH key');
+  return {
+    hash: { name: hash.AttributeName, type: typeOf(hash.AttributeName) },
+    range: range ? { name: range.AttributeName, type: typeOf(range.AttributeName) } : undefined,
+  };
+}
+
+export class Table {
+  readonly name: string;
+  readonly tableId: string;
+  readonly arn: string;
+  readonly createdAt: number;
+  status: TableStatus;
+  attributeDefinitions: AttributeDefinition[];
+  readonly keySchema: KeySchemaElement[];
+  readonly key: KeyShape;
+  billingMode: BillingMode;
+  throughput: ThroughputState;
+  /** When the table last switched to (or was created with) on-demand billing. */
+  lastUpdateToPayPerRequestAt: number | undefined;
+  tableClass: string | undefined;
+  deletionProtectionEnabled: boolean;
+  readonly globalSecondaryIndexes = new Map<string, SecondaryIndex>();
+  readonly localSecondaryIndexes = new Map<string, SecondaryIndex>();
+  stream: StreamState | undefined;
+  readonly timeToLive: TimeToLiveState = {
+    status: 'DISABLED',
+    attributeName: undefined,
+    lastChangedAt: undefined,
+  };
+  readonly tags = new Map<string, string>();
+  readonly items: ItemStore;
+
+  constructor(init: TableInit) {
+    this.name = init.name;
+    this.tableId = init.tableId;
+    this.arn = init.arn;
+    this.createdAt = init.createdAt;
+    this.status = init.status;
+    this.attributeDefinitions = init.attributeDefinitions;
+    this.keySchema = init.keySchema;
+    this.key = keyShapeOf(init.keySchema, init.attributeDefinitions);
+    this.billingMode = init.billingMode;
+    this.throughput = init.throughput;
+    this.lastUpdateToPayPerRequestAt = init.billingMode === 'PAY_PER_REQUEST' ? init.createdAt : undefined;
+    this.tableClass = init.tableClass;
+    this.deletionProtectionEnabled = init.deletionProtectionEnabled ?? false;
+    this.items = new ItemStore(this.key.range !== undefined);
+  }
+
+  /** Every secondary index, GSIs first (the order the service checks index keys in, spec §4.1.3). */
+  *secondaryIndexes(): Generator<SecondaryIndex> {
+    yield* this.globalSecondaryIndexes.values();
+    yield* this.localSecondaryIndexes.values();
+  }
+
+  /** Data-plane calls see CREATING tables as missing (spec §3.1.10). */
+  get readable(): boolean {
+    return this.status !== 'CREATING' && this.status !== 'DELETING';
+  }
+}

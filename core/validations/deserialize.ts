@@ -1,0 +1,124 @@
+import { SerializationException } from '../errors/index.js';
+import {
+  expectBlob,
+  expectBoolean,
+  expectList,
+  expectMap,
+  expectString,
+  expectStructure,
+  jsonKind,
+  type Position,
+} from '../model/jsonTypes.js';
+import {
+  ATTRIBUTE_VALUE_CLASS,
+  type AttributeProblems,
+  parseAttributeMap,
+  parseAttributeValue,
+} from '../model/parseAttributeValue.js';
+import { JAVA_PACKAGE, type Shape } from './shape.js';
+
+/**
+ * Pass 1 of request checking: JSON types. Returns a clean copy of the input (unknown members
+ * dropped, nulls removed, AttributeValues normalised) and, per top-level member, the first
+ * AttributeValue problem found, which the operation reports at its own step (spec §8.2).
+ * Type errors throw SerializationException at once.
+ */
+export interface Deserialized {
+  input: Record<string, unknown>;
+  /** First AttributeValue problem per top-level member (e.g. `Item`, `ExpressionAttributeValues`). */
+  attributeProblems: Map<string, AttributeProblem>;
+}
+
+export interface AttributeProblem {
+  message: string;
+  /** For attribute maps: the key whose value held the problem. */
+  key: string | undefined;
+}
+
+export function deserialize(raw: Record<string, unknown>, members: Record<string, Shape>): Deserialized {
+  const attributeProblems = new Map<string, AttributeProblem>();
+  const input: Record<string, unknown> = {};
+  for (const name of Object.keys(raw)) {
+    const shape = members[name];
+    const value = raw[name];
+    if (shape === undefined || value === null || value === undefined) continue;
+    const problems: AttributeProblems = { first: undefined };
+    input[name] = readValue(value, shape, 'field', problems);
+    if (problems.first !== undefined)
+      attributeProblems.set(name, { message: problems.first, key: problems.firstKey });
+  }
+  return { input, attributeProblems };
+}
+
+function readInteger(value: unknown, javaType: string): number {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : Math.trunc(value);
+  const kind = jsonKind(value);
+  if (kind === 'array')
+    throw new SerializationException(`Unrecognized collection type class java.lang.${javaType}`);
+  if (kind === 'object')
+    throw new SerializationException('Start of structure or map found where not expected');
+  const token = kind === 'true' ? 'TRUE_VALUE' : kind === 'false' ? 'FALSE_VALUE' : 'STRING_VALUE';
+  throw new SerializationException(`${token} cannot be converted to ${javaType}`);
+}
+
+function valueClassOf(shape: Shape): string {
+  switch (shape.kind) {
+    case 'string':
+      return 'java.lang.String';
+    case 'structure':
+      return `${JAVA_PACKAGE}.${shape.name}`;
+    case 'attributeValue':
+      return ATTRIBUTE_VALUE_CLASS;
+    case 'list':
+      return 'java.util.List';
+    default:
+      return 'java.lang.Object';
+  }
+}
+
+function readValue(value: unknown, shape: Shape, position: Position, problems: AttributeProblems): unknown {
+  switch (shape.kind) {
+    case 'string':
+      return expectString(value);
+    case 'boolean':
+      return expectBoolean(value);
+    case 'integer':
+      return readInteger(value, shape.javaType ?? 'Integer');
+    case 'blob':
+      return expectBlob(value);
+    case 'list': {
+      const list = expectList(value, position);
+      const out: unknown[] = [];
+      for (const element of list) {
+        if (element === null || element === undefined) continue;
+        out.push(readValue(element, shape.member, 'element', problems));
+      }
+      return out;
+    }
+    case 'map': {
+      const map = expectMap(value, position, valueClassOf(shape.value));
+      const out: Record<string, unknown> = Object.create(null);
+      for (const key of Object.keys(map)) {
+        const entry = map[key];
+        if (entry === null || entry === undefined) continue;
+        out[key] = readValue(entry, shape.value, 'element', problems);
+      }
+      return out;
+    }
+    case 'structure': {
+      const struct = expectStructure(value, position, `${JAVA_PACKAGE}.${shape.name}`);
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(struct)) {
+        const memberShape = shape.members[key];
+        const entry = struct[key];
+        if (memberShape === undefined || entry === null || entry === undefined) continue;
+        out[key] = readValue(entry, memberShape, 'field', problems);
+      }
+      return out;
+    }
+    case 'attributeValue':
+      return parseAttributeValue(value, position, problems);
+    case 'attributeMap':
+      return parseAttributeMap(value, position, problems);
+  }
+}

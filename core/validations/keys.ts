@@ -1,0 +1,158 @@
+import { ValidationException } from '../errors/index.js';
+import {
+  type AttributeMap,
+  type AttributeValue,
+  getAttribute,
+  newAttributeMap,
+  type ScalarKeyType,
+} from '../model/attributeValue.js';
+import { base64ByteLength } from '../model/binary.js';
+import { encodeKeyValue } from '../model/keyCodec.js';
+import { utf8Length } from '../model/utf8.js';
+import type { KeyDefinition, KeyShape, Table } from '../store/table.js';
+
+/**
+ * Keys checked against a table's schema (spec §2.3, §4.1). The checks run after the table lookup,
+ * so their messages carry no `1 validation error detected: ` prefix.
+ */
+export const MAX_HASH_KEY_BYTES = 2048;
+export const MAX_RANGE_KEY_BYTES = 1024;
+
+export const KeyMessages = {
+  schemaMismatch: 'The provided key element does not match the schema',
+  missingInItem: (name: string) =>
+    `One or more parameter values were invalid: Missing the key ${name} in the item`,
+  typeMismatch: (name: string, expected: string, actual: string) =>
+    `One or more parameter values were invalid: Type mismatch for key ${name} expected: ${expected} actual: ${actual}`,
+  emptyInItem: (name: string, type: ScalarKeyType) =>
+    `One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty ${
+      type === 'B' ? 'binary' : 'string'
+    } value. Key: ${name}`,
+  emptyInKey: (name: string, type: ScalarKeyType) =>
+    `One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty ${
+      type === 'B' ? 'binary' : 'string'
+    } value. Key: ${name}`,
+  // "of2048" is verbatim (spec §2.3.2).
+  hashTooLarge:
+    'One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes',
+  rangeTooLarge:
+    'One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes',
+  indexTypeMismatch: (name: string, expected: string, actual: string, index: string) =>
+    `One or more parameter values were invalid: Type mismatch for Index Key ${name} Expected: ${expected} Actual: ${actual} IndexName: ${index}`,
+  emptyIndexKey: (name: string, index: string) =>
+    `One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: ${index}, IndexKey: ${name}`,
+} as const;
+
+/** A table key, extracted and encoded. */
+export interface ExtractedKey {
+  /** Encoded partition key (`encodeKeyValue`). */
+  hashKey: string;
+  /** Encoded sort key, or '' for hash-only tables. */
+  rangeKey: string;
+  /** The key attributes as an attribute map (what `Keys` shows in stream records). */
+  keys: AttributeMap;
+}
+
+function scalarOf(value: AttributeValue, type: ScalarKeyType): string | undefined {
+  return (value as Record<string, unknown>)[type] as string | undefined;
+}
+
+function keyByteLength(type: ScalarKeyType, value: string): number {
+  if (type === 'S') return utf8Length(value);
+  if (type === 'B') return base64ByteLength(value);
+  return 0; // Number keys are not size-checked (spec §2.3.2).
+}
+
+function typeName(value: AttributeValue): string {
+  for (const key in value) return key;
+  return '';
+}
+
+function checkKeySize(definition: KeyDefinition, value: string, isHash: boolean): void {
+  const bytes = keyByteLength(definition.type, value);
+  if (isHash && bytes > MAX_HASH_KEY_BYTES) throw new ValidationException(KeyMessages.hashTooLarge);
+  if (!isHash && bytes > MAX_RANGE_KEY_BYTES) throw new ValidationException(KeyMessages.rangeTooLarge);
+}
+
+/** Extracts the table key from a whole item (PutItem's `Item`), with the Item-flavoured messages. */
+export function extractItemKey(item: AttributeMap, key: KeyShape): ExtractedKey {
+  const keys = newAttributeMap();
+  const hashKey = itemKeyPart(item, key.hash, true, keys);
+  const rangeKey = key.range ? itemKeyPart(item, key.range, false, keys) : '';
+  return { hashKey, rangeKey, keys };
+}
+
+function itemKeyPart(
+  item: AttributeMap,
+  definition: KeyDefinition,
+  isHash: boolean,
+  keys: AttributeMap,
+): string {
+  const value = getAttribute(item, definition.name);
+  if (value === undefined) throw new ValidationException(KeyMessages.missingInItem(definition.name));
+  const scalar = scalarOf(value, definition.type);
+  if (scalar === undefined) {
+    throw new ValidationException(
+      KeyMessages.typeMismatch(definition.name, definition.type, typeName(value)),
+    );
+  }
+  if (scalar === '' && definition.type !== 'N') {
+    throw new ValidationException(KeyMessages.emptyInItem(definition.name, definition.type));
+  }
+  checkKeySize(definition, scalar, isHash);
+  keys[definition.name] = value;
+  return encodeKeyValue(definition.type, scalar);
+}
+
+/** Extracts a table key from a `Key` parameter: exactly the key attributes, correctly typed. */
+export function extractKey(key: AttributeMap, shape: KeyShape): ExtractedKey {
+  const expectedCount = shape.range ? 2 : 1;
+  if (Object.keys(key).length !== expectedCount) throw new ValidationException(KeyMessages.schemaMismatch);
+  const keys = newAttributeMap();
+  const hashKey = keyPart(key, shape.hash, true, keys);
+  const rangeKey = shape.range ? keyPart(key, shape.range, false, keys) : '';
+  return { hashKey, rangeKey, keys };
+}
+
+function keyPart(key: AttributeMap, definition: KeyDefinition, isHash: boolean, keys: AttributeMap): string {
+  const value = getAttribute(key, definition.name);
+  if (value === undefined) throw new ValidationException(KeyMessages.schemaMismatch);
+  const scalar = scalarOf(value, definition.type);
+  if (scalar === undefined) throw new ValidationException(KeyMessages.schemaMismatch);
+  if (scalar === '' && definition.type !== 'N') {
+    throw new ValidationException(KeyMessages.emptyInKey(definition.name, definition.type));
+  }
+  checkKeySize(definition, scalar, isHash);
+  keys[definition.name] = value;
+  return encodeKeyValue(definition.type, scalar);
+}
+
+/**
+ * Checks the index key attributes an item carries (GSIs before LSIs, spec §4.1.3): a present
+ * index key must have the declared type, must not be empty and must fit the key size limits.
+ * An absent index key is fine: the item is simply not in that index.
+ */
+export function checkIndexKeys(item: AttributeMap, table: Table): void {
+  for (const index of table.secondaryIndexes()) {
+    for (const [definition, isHash] of [
+      [index.key.hash, true],
+      [index.key.range, false],
+    ] as const) {
+      if (definition === undefined) continue;
+      // LSIs share the table's hash key, already checked.
+      if (index.kind === 'LSI' && isHash) continue;
+      const value = getAttribute(item, definition.name);
+      if (value === undefined) continue;
+      const scalar = scalarOf(value, definition.type);
+      if (scalar === undefined) {
+        throw new ValidationException(
+          KeyMessages.indexTypeMismatch(definition.name, definition.type, typeName(value), index.name),
+        );
+      }
+      if (scalar === '' && definition.type !== 'N') {
+        throw new ValidationException(KeyMessages.emptyIndexKey(definition.name, index.name));
+      }
+      checkKeySize(definition, scalar, isHash);
+    }
+  }
+}

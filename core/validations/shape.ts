@@ -1,0 +1,257 @@
+import { ValidationException } from '../errors/index.js';
+
+/**
+ * Request shapes: each operation declares its input members once, and one checker answers as the
+ * service does, in its order (spec §8.1):
+ *
+ * 1. member types (`SerializationException`, texts recorded against AWS in dynalite's tests);
+ * 2. the constraint list (`n validation error(s) detected: Value … at '<path>' failed to satisfy
+ *    constraint: Member must …`, at most 10 entries, paths in lower camel case with 1-based
+ *    list indexes);
+ * 3. the operation's own semantic checks (its `validations/<operation>.ts`).
+ *
+ * Unknown members are dropped and `null` members count as absent (spec §1.1.5).
+ */
+export type Shape =
+  | StringShape
+  | BooleanShape
+  | IntegerShape
+  | BlobShape
+  | ListShape
+  | MapShape
+  | StructureShape
+  | AttributeValueShape
+  | AttributeMapShape;
+
+interface Constraints {
+  /** `Member must not be null`. */
+  required?: boolean;
+}
+
+export interface StringShape extends Constraints {
+  kind: 'string';
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  enum?: readonly string[];
+}
+export interface BooleanShape extends Constraints {
+  kind: 'boolean';
+}
+export interface IntegerShape extends Constraints {
+  kind: 'integer';
+  /** `Integer` or `Long`: named in the serialization messages. */
+  javaType?: 'Integer' | 'Long';
+  min?: number;
+  max?: number;
+}
+export interface BlobShape extends Constraints {
+  kind: 'blob';
+}
+export interface ListShape extends Constraints {
+  kind: 'list';
+  member: Shape;
+  minLength?: number;
+  maxLength?: number;
+}
+export interface MapShape extends Constraints {
+  kind: 'map';
+  value: Shape;
+  /** Constraints on the keys: reported as `Map keys must satisfy constraint: [...]`. */
+  key?: StringShape;
+  minLength?: number;
+  maxLength?: number;
+}
+export interface StructureShape extends Constraints {
+  kind: 'structure';
+  /** The AWS shape name, e.g. `KeySchemaElement` (named in serialization messages). */
+  name: string;
+  members: Record<string, Shape>;
+}
+/** An AttributeValue: type-checked here, validated and normalised by `core/model`. */
+export interface AttributeValueShape extends Constraints {
+  kind: 'attributeValue';
+}
+/** A map of attribute name → AttributeValue (an item, a key, ExpressionAttributeValues...). */
+export interface AttributeMapShape extends Constraints {
+  kind: 'attributeMap';
+  minLength?: number;
+  maxLength?: number;
+}
+
+export const JAVA_PACKAGE = 'com.amazonaws.dynamodb.v20120810';
+
+/** Lower-cases the first letter, as the service spells member paths (`KeySchema` → `keySchema`). */
+export function lowerFirst(name: string): string {
+  return name.length === 0 ? name : name[0]!.toLowerCase() + name.slice(1);
+}
+
+/** Formats a value as the constraint messages print it: `'abc'`, `'[a, b]'`, or `null`. */
+export function formatConstraintValue(value: unknown): string {
+  if (value === undefined || value === null) return 'null';
+  return `'${formatJavaValue(value)}'`;
+}
+
+function formatJavaValue(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(formatJavaValue).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.entries(value)
+      .map(([key, entry]) => `${key}=${formatJavaValue(entry)}`)
+      .join(', ')}}`;
+  }
+  return String(value);
+}
+
+/**
+ * Collects constraint-list entries (pass 2). Returns the entries; `throwConstraintErrors` formats
+ * them as the service does.
+ */
+export function collectConstraintErrors(
+  input: Record<string, unknown>,
+  members: Record<string, Shape>,
+): string[] {
+  const errors: string[] = [];
+  checkMembers(input, members, '', errors);
+  return errors;
+}
+
+const MAX_CONSTRAINT_ERRORS = 10;
+
+function checkMembers(
+  input: Record<string, unknown>,
+  members: Record<string, Shape>,
+  parent: string,
+  errors: string[],
+) {
+  for (const name of Object.keys(members)) {
+    const shape = members[name]!;
+    const path = parent === '' ? lowerFirst(name) : `${parent}.${lowerFirst(name)}`;
+    checkValue(input[name], shape, path, errors);
+  }
+}
+
+function push(errors: string[], value: unknown, path: string, constraint: string) {
+  if (errors.length >= MAX_CONSTRAINT_ERRORS) return;
+  errors.push(
+    `Value ${formatConstraintValue(value)} at '${path}' failed to satisfy constraint: ${constraint}`,
+  );
+}
+
+function lengthOf(value: unknown): number {
+  if (typeof value === 'string' || Array.isArray(value)) return value.length;
+  if (typeof value === 'object' && value !== null) return Object.keys(value).length;
+  return 0;
+}
+
+function checkLength(
+  value: unknown,
+  shape: { minLength?: number; maxLength?: number },
+  path: string,
+  errors: string[],
+) {
+  const length = lengthOf(value);
+  if (shape.minLength !== undefined && length < shape.minLength) {
+    push(errors, value, path, `Member must have length greater than or equal to ${shape.minLength}`);
+  }
+  if (shape.maxLength !== undefined && length > shape.maxLength) {
+    push(errors, value, path, `Member must have length less than or equal to ${shape.maxLength}`);
+  }
+}
+
+/** The texts of a string constraint that `value` breaks (used for values and for map keys). */
+export function stringConstraintFailures(value: string, shape: StringShape): string[] {
+  const failures: string[] = [];
+  if (shape.maxLength !== undefined && value.length > shape.maxLength) {
+    failures.push(`Member must have length less than or equal to ${shape.maxLength}`);
+  }
+  if (shape.minLength !== undefined && value.length < shape.minLength) {
+    failures.push(`Member must have length greater than or equal to ${shape.minLength}`);
+  }
+  if (shape.pattern !== undefined && !new RegExp(`^${shape.pattern}$`).test(value)) {
+    failures.push(`Member must satisfy regular expression pattern: ${shape.pattern}`);
+  }
+  if (shape.enum !== undefined && !shape.enum.includes(value)) {
+    failures.push(`Member must satisfy enum value set: [${shape.enum.join(', ')}]`);
+  }
+  return failures;
+}
+
+function checkValue(value: unknown, shape: Shape, path: string, errors: string[]): void {
+  if (value === undefined || value === null) {
+    if (shape.required) push(errors, value, path, 'Member must not be null');
+    return;
+  }
+  switch (shape.kind) {
+    case 'string':
+      for (const failure of stringConstraintFailures(value as string, shape))
+        push(errors, value, path, failure);
+      return;
+    case 'integer': {
+      const number = value as number;
+      if (shape.min !== undefined && number < shape.min) {
+        push(errors, value, path, `Member must have value greater than or equal to ${shape.min}`);
+      }
+      if (shape.max !== undefined && number > shape.max) {
+        push(errors, value, path, `Member must have value less than or equal to ${shape.max}`);
+      }
+      return;
+    }
+    case 'list': {
+      checkLength(value, shape, path, errors);
+      const list = value as unknown[];
+      for (let i = 0; i < list.length; i++)
+        checkValue(list[i], shape.member, `${path}.${i + 1}.member`, errors);
+      return;
+    }
+    case 'map': {
+      const map = value as Record<string, unknown>;
+      if (shape.key) {
+        for (const key of Object.keys(map)) {
+          const failures = stringConstraintFailures(key, shape.key);
+          if (failures.length > 0) {
+            push(errors, value, path, `Map keys must satisfy constraint: [${failures.join(', ')}]`);
+            break;
+          }
+        }
+      }
+      for (const key of Object.keys(map)) {
+        const entry = map[key];
+        if (shape.value.kind === 'list' && Array.isArray(entry)) {
+          // Per-entry length constraints read `Map value must satisfy constraint: [...]` (spec §7.2.1).
+          const failures: string[] = [];
+          if (shape.value.maxLength !== undefined && entry.length > shape.value.maxLength) {
+            failures.push(`Member must have length less than or equal to ${shape.value.maxLength}`);
+          }
+          if (shape.value.minLength !== undefined && entry.length < shape.value.minLength) {
+            failures.push(`Member must have length greater than or equal to ${shape.value.minLength}`);
+          }
+          if (failures.length > 0)
+            push(errors, value, path, `Map value must satisfy constraint: [${failures.join(', ')}]`);
+          const member = shape.value.member;
+          for (let i = 0; i < entry.length; i++)
+            checkValue(entry[i], member, `${path}.${key}.member.${i + 1}.member`, errors);
+        } else {
+          checkValue(entry, shape.value, `${path}.${key}.member`, errors);
+        }
+      }
+      checkLength(value, shape, path, errors);
+      return;
+    }
+    case 'structure':
+      checkMembers(value as Record<string, unknown>, shape.members, path, errors);
+      return;
+    case 'attributeMap':
+      checkLength(value, shape, path, errors);
+      return;
+    default:
+      return;
+  }
+}
+
+/** Throws the constraint list as one ValidationException, as the service formats it. */
+export function throwConstraintErrors(errors: string[]): void {
+  if (errors.length === 0) return;
+  throw new ValidationException(
+    `${errors.length} validation error${errors.length === 1 ? '' : 's'} detected: ${errors.join('; ')}`,
+  );
+}
