@@ -1,4 +1,5 @@
 import type { AttributeMap, Item } from './model/attributeValue.js';
+import { itemSize } from './model/itemSize.js';
 import type { StoredItem } from './store/storedItem.js';
 
 /**
@@ -31,6 +32,7 @@ export interface TableRef {
 export class ChangeEvent {
   private decodedOld: Item | undefined;
   private decodedNew: Item | undefined;
+  private keysBytes: number | undefined;
 
   constructor(
     /** Engine-wide commit sequence number: strictly increasing in commit order. */
@@ -45,8 +47,6 @@ export class ChangeEvent {
     readonly itemKey: string,
     readonly oldItem: StoredItem | undefined,
     readonly newItem: StoredItem | undefined,
-    /** Size of `keys` by the item-size rules. */
-    readonly keysSize: number,
     /** Commit time, epoch milliseconds from the engine's clock. */
     readonly at: number,
     readonly userIdentity: ServiceIdentity | undefined,
@@ -62,6 +62,12 @@ export class ChangeEvent {
   get newImage(): Item | undefined {
     if (this.decodedNew === undefined && this.newItem) this.decodedNew = this.newItem.decode();
     return this.decodedNew;
+  }
+
+  /** Size of `keys` by the item-size rules (computed on first use). */
+  get keysSize(): number {
+    this.keysBytes ??= itemSize(this.keys);
+    return this.keysBytes;
   }
 
   /** Keys + NewImage + OldImage sizes: the StreamRecord SizeBytes of a NEW_AND_OLD_IMAGES view. */

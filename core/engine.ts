@@ -9,11 +9,6 @@ import {
   UnknownOperationException,
   ValidationException,
 } from './errors/index.js';
-import type { AttributeMap } from './model/attributeValue.js';
-import { itemsEqual } from './model/compare.js';
-import { attributeValueSize } from './model/itemSize.js';
-import { keyHashBytes, scanHashPrefix } from './model/keyCodec.js';
-import { utf8Length } from './model/utf8.js';
 import type { ActionContext, OperationDefinition, RequestContext } from './operation.js';
 import { Region } from './store/region.js';
 import type { StoredItem } from './store/storedItem.js';
@@ -21,6 +16,7 @@ import type { Table } from './store/table.js';
 import { deserialize } from './validations/deserialize.js';
 import type { ExtractedKey } from './validations/keys.js';
 import { collectConstraintErrors, throwConstraintErrors } from './validations/shape.js';
+import { materialize } from './wire.js';
 
 export interface EngineOptions {
   /** The clock every timestamp and timer reads (default: the system clock). */
@@ -70,7 +66,7 @@ export class Engine {
   readonly defaultAccountId: string;
   readonly defaultRegion: string;
   readonly transientStatusDelayMs: number;
-  private readonly regions = new Map<string, Region>();
+  private readonly regions = new Map<string, Map<string, Region>>();
   private readonly listeners = new Set<ChangeListener>();
   private readonly onInternalError: (error: unknown, operation: string) => void;
   private sequence = 0;
@@ -86,18 +82,22 @@ export class Engine {
 
   /** The tables of one account and region (created on first use). */
   region(accountId = this.defaultAccountId, regionName = this.defaultRegion): Region {
-    const id = `${accountId}/${regionName}`;
-    let region = this.regions.get(id);
+    let account = this.regions.get(accountId);
+    if (account === undefined) {
+      account = new Map();
+      this.regions.set(accountId, account);
+    }
+    let region = account.get(regionName);
     if (region === undefined) {
       region = new Region(accountId, regionName);
-      this.regions.set(id, region);
+      account.set(regionName, region);
     }
     return region;
   }
 
   /** Every region that holds tables. */
-  allRegions(): Iterable<Region> {
-    return this.regions.values();
+  *allRegions(): Iterable<Region> {
+    for (const account of this.regions.values()) yield* account.values();
   }
 
   /** Whether an operation name is one the engine answers. */
@@ -110,8 +110,24 @@ export class Engine {
    * @throws DynamoDbError with the service's name, `__type` and message.
    */
   execute(operation: string, input: unknown, context: Partial<RequestContext> = {}): Record<string, unknown> {
+    return materialize(this.executeRaw(operation, input, context));
+  }
+
+  /**
+   * Like `execute`, but stored items in the output stay as `StoredItem`s, for transports that
+   * serialise with `toWireJson` (their text is spliced into the body as stored).
+   */
+  executeRaw(
+    operation: string,
+    input: unknown,
+    context: Partial<RequestContext> = {},
+  ): Record<string, unknown> {
     const definition = Object.hasOwn(operations, operation)
-      ? (operations[operation] as OperationDefinition<Record<string, unknown>, Record<string, unknown>>)
+      ? (operations[operation] as OperationDefinition<
+          Record<string, unknown>,
+          Record<string, unknown>,
+          unknown
+        >)
       : undefined;
     if (definition === undefined) throw new UnknownOperationException();
     if (typeof input !== 'object' || input === null || Array.isArray(input))
@@ -125,9 +141,10 @@ export class Engine {
       const typedInput = deserialized.input;
       if (definition.controlPlaneTableName) checkControlPlaneTableName(typedInput.TableName);
       throwConstraintErrors(collectConstraintErrors(typedInput, definition.shape));
+      let prepared: unknown;
       if (definition.validate) {
         try {
-          definition.validate(typedInput, deserialized);
+          prepared = definition.validate(typedInput, deserialized);
         } catch (error) {
           if (definition.prefixStatelessErrors && error instanceof ValidationException) {
             throw new ValidationException(`1 validation error detected: ${error.message}`);
@@ -140,7 +157,7 @@ export class Engine {
         region: this.region(request.accountId, request.region),
         request,
       };
-      return definition.execute(actionContext, typedInput);
+      return definition.execute(actionContext, typedInput, prepared);
     } catch (error) {
       if (error instanceof DynamoDbError) throw error;
       this.onInternalError(error, operation);
@@ -181,9 +198,9 @@ export class Engine {
     for (const write of writes) {
       const { key, previous, next } = write;
       if (previous === undefined && next === undefined) continue;
-      if (previous !== undefined && next !== undefined && sameItem(previous, next)) continue;
+      if (previous !== undefined && next !== undefined && previous.sameAs(next)) continue;
       if (next === undefined) table.items.delete(key.hashKey, key.rangeKey);
-      else table.items.set(key.hashKey, key.rangeKey, next, () => scanKeyOf(table, key));
+      else table.items.set(key.hashKey, key.rangeKey, next);
       const eventName = previous === undefined ? 'INSERT' : next === undefined ? 'REMOVE' : 'MODIFY';
       events.push(
         new ChangeEvent(
@@ -201,7 +218,6 @@ export class Engine {
           `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`,
           previous,
           next,
-          keysSize(key.keys),
           at,
           identity,
         ),
@@ -221,25 +237,6 @@ export class Engine {
       }
     }
   }
-}
-
-/** The partition's place in scan order: its hash prefix, then the encoded key (spec §6.4.2). */
-export function scanKeyOf(table: Table, key: ExtractedKey): string {
-  const value = key.keys[table.key.hash.name] as Record<string, string>;
-  const raw = value[table.key.hash.type]!;
-  return scanHashPrefix(keyHashBytes(table.key.hash.type, raw)) + key.hashKey;
-}
-
-function sameItem(a: StoredItem, b: StoredItem): boolean {
-  if (a.json === b.json) return true;
-  if (a.size !== b.size) return false;
-  return itemsEqual(a.decode(), b.decode());
-}
-
-function keysSize(keys: AttributeMap): number {
-  let size = 0;
-  for (const name of Object.keys(keys)) size += utf8Length(name) + attributeValueSize(keys[name]!);
-  return size;
 }
 
 /** Control-plane TableName checks come before the constraint list (spec §2.5.2). */

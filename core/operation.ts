@@ -21,7 +21,7 @@ export interface ActionContext {
  * the service's order (spec §8.1): types → (control-plane TableName) → constraint list →
  * `validate` → `execute` (table lookup and everything after).
  */
-export interface OperationDefinition<Input = Record<string, unknown>, Output = unknown> {
+export interface OperationDefinition<Input = Record<string, unknown>, Output = unknown, Prepared = unknown> {
   readonly name: string;
   readonly shape: Record<string, Shape>;
   /**
@@ -34,15 +34,18 @@ export interface OperationDefinition<Input = Record<string, unknown>, Output = u
    * `1 validation error detected: ` (spec §9.2).
    */
   readonly prefixStatelessErrors?: boolean;
-  /** Stateless semantic checks, in the service's order. Throws ValidationException. */
-  validate?(input: Input, deserialized: Deserialized): void;
+  /**
+   * Stateless semantic checks, in the service's order. Throws ValidationException. What it
+   * returns (parsed expressions, plans) is handed to `execute`.
+   */
+  validate?(input: Input, deserialized: Deserialized): Prepared;
   /** The action: table lookup, schema-aware checks, evaluation, commit. */
-  execute(context: ActionContext, input: Input): Output;
+  execute(context: ActionContext, input: Input, prepared: Prepared): Output;
 }
 
-/** Lets operation files declare a definition with typed input and output. */
-export function defineOperation<Input, Output>(
-  definition: OperationDefinition<Input, Output>,
-): OperationDefinition<Input, Output> {
+/** Lets operation files declare a definition with typed input, output and prepared plans. */
+export function defineOperation<Input, Output, Prepared = unknown>(
+  definition: OperationDefinition<Input, Output, Prepared>,
+): OperationDefinition<Input, Output, Prepared> {
   return definition;
 }

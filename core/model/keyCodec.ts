@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { ScalarKeyType } from './attributeValue.js';
 import { binaryToByteString } from './binary.js';
-import { decompose } from './number.js';
+import { decompose, formatPlain } from './number.js';
 import { utf8OrderedString } from './utf8.js';
 
 /**
@@ -43,6 +43,43 @@ export function encodeNumber(normalised: string): string {
     complement +
     NEGATIVE_TERMINATOR
   );
+}
+
+/** Inverse of `encodeNumber`: the normalised number text. */
+export function decodeNumber(encoded: string): string {
+  const kind = encoded[0];
+  if (kind === ZERO) return '0';
+  if (kind === POSITIVE) return formatPlain(1, encoded.slice(2), encoded.charCodeAt(1) - EXPONENT_OFFSET);
+  let digits = '';
+  for (let i = 2; i < encoded.length - 1; i++) digits += String.fromCharCode(105 - encoded.charCodeAt(i));
+  return formatPlain(-1, digits, NEGATIVE_EXPONENT_BASE - encoded.charCodeAt(1));
+}
+
+/** Inverse of `utf8OrderedString`. */
+function restoreUtf16(encoded: string): string {
+  let needsShift = false;
+  for (let i = 0; i < encoded.length; i++) {
+    if (encoded.charCodeAt(i) >= 0xd800) {
+      needsShift = true;
+      break;
+    }
+  }
+  if (!needsShift) return encoded;
+  let out = '';
+  for (let i = 0; i < encoded.length; i++) {
+    const unit = encoded.charCodeAt(i);
+    if (unit >= 0xf800) out += String.fromCharCode(unit - 0x2000);
+    else if (unit >= 0xd800) out += String.fromCharCode(unit + 0x800);
+    else out += encoded[i];
+  }
+  return out;
+}
+
+/** Inverse of `encodeKeyValue`: the wire value (S text, N normalised text, B base64). */
+export function decodeKeyValue(type: ScalarKeyType, encoded: string): string {
+  if (type === 'S') return restoreUtf16(encoded);
+  if (type === 'N') return decodeNumber(encoded);
+  return Buffer.from(encoded, 'latin1').toString('base64');
 }
 
 /**
@@ -88,6 +125,11 @@ const HASH_SALT = Buffer.from('Outliers');
 export function scanHashPrefix(bytes: Buffer, more?: Buffer): string {
   const input = more ? Buffer.concat([HASH_SALT, bytes, more]) : Buffer.concat([HASH_SALT, bytes]);
   return hash('md5', input, 'hex').slice(0, 6);
+}
+
+/** The scan-order key of a partition: its hash prefix, then its encoded key (ties, spec §6.4.2). */
+export function partitionScanKey(type: ScalarKeyType, encodedHashKey: string): string {
+  return scanHashPrefix(keyHashBytes(type, decodeKeyValue(type, encodedHashKey))) + encodedHashKey;
 }
 
 /** Segment i of T owns the 12-bit prefixes ⌈4096·i/T⌉ … ⌈4096·(i+1)/T⌉−1 (spec §6.4.2). */

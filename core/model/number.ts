@@ -87,7 +87,8 @@ function firstNonZeroIndex(digits: string): number {
   return -1;
 }
 
-function formatPlain(sign: -1 | 1, digits: string, pointPosition: number): string {
+/** Plain decimal text of sign × 0.digits × 10^pointPosition (digits without leading/trailing zeros). */
+export function formatPlain(sign: -1 | 1, digits: string, pointPosition: number): string {
   let text: string;
   if (pointPosition <= 0) text = `0.${'0'.repeat(-pointPosition)}${digits}`;
   else if (pointPosition >= digits.length) text = digits + '0'.repeat(pointPosition - digits.length);

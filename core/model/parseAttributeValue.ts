@@ -1,4 +1,9 @@
-import { type AttributeMap, type AttributeValue, newAttributeMap } from './attributeValue.js';
+import {
+  type AttributeMap,
+  type AttributeValue,
+  newFastAttributeMap,
+  setAttribute,
+} from './attributeValue.js';
 import {
   expectBlob,
   expectBoolean,
@@ -65,28 +70,38 @@ export function parseAttributeValue(
   const struct = expectStructure(raw, position, ATTRIBUTE_VALUE_CLASS);
   let result: AttributeValue | undefined;
   let typeCount = 0;
+  let memberCount = 0;
   let valid = true;
+  // A scalar that is already canonical (one member, normalised) is kept as is: no allocation.
+  let canonical = true;
   for (const type in struct) {
+    memberCount++;
     const value = struct[type];
     if (value === null || value === undefined) continue;
     switch (type) {
       case 'S':
-        result = { S: expectString(value) };
+        expectString(value);
         break;
       case 'N': {
-        const number = normaliseNumber(expectString(value));
-        if (number.ok) result = { N: number.value };
-        else {
+        const text = expectString(value);
+        const number = normaliseNumber(text);
+        if (number.ok) {
+          if (number.value !== text) canonical = false;
+          result = { N: number.value };
+        } else {
           record(problems, number.message);
           valid = false;
         }
         break;
       }
-      case 'B':
-        result = { B: expectBlob(value) };
+      case 'B': {
+        const base64 = expectBlob(value);
+        if (base64 !== value) canonical = false;
+        result = { B: base64 };
         break;
+      }
       case 'BOOL':
-        result = { BOOL: expectBoolean(value) };
+        expectBoolean(value);
         break;
       case 'NULL':
         if (expectBoolean(value)) result = { NULL: true };
@@ -103,7 +118,7 @@ export function parseAttributeValue(
         } else if (new Set(members).size !== members.length) {
           record(problems, AttributeMessages.duplicateStrings(members));
           valid = false;
-        } else result = { SS: members };
+        } else result = { SS: members.sort() };
         break;
       }
       case 'NS': {
@@ -126,7 +141,7 @@ export function parseAttributeValue(
         } else if (new Set(members).size !== members.length) {
           record(problems, AttributeMessages.duplicateNumbers);
           valid = false;
-        } else result = { NS: members };
+        } else result = { NS: members.sort() };
         break;
       }
       case 'BS': {
@@ -138,7 +153,7 @@ export function parseAttributeValue(
         } else if (new Set(members).size !== members.length) {
           record(problems, AttributeMessages.duplicateBinaries(members));
           valid = false;
-        } else result = { BS: members };
+        } else result = { BS: members.sort() };
         break;
       }
       case 'L': {
@@ -158,8 +173,9 @@ export function parseAttributeValue(
       }
       case 'M': {
         const entries = expectMap(value, 'field', ATTRIBUTE_VALUE_CLASS);
-        const map = newAttributeMap();
-        const names = Object.keys(entries);
+        const map = newFastAttributeMap();
+        // Names in sorted order: stored items are canonical (core/store/itemCodec.ts).
+        const names = Object.keys(entries).sort();
         if (level >= MAX_NESTING_LEVEL && names.length > 0) {
           record(problems, AttributeMessages.nesting);
           valid = false;
@@ -169,13 +185,14 @@ export function parseAttributeValue(
           if (entry === null || entry === undefined) continue;
           const child = parseAttributeValue(entry, 'element', problems, level + 1);
           if (child === undefined) valid = false;
-          else map[name] = child;
+          else setAttribute(map, name, child);
         }
         result = { M: map };
         break;
       }
       default:
         // Unknown members are ignored, like any unknown JSON member (spec §2.1.1).
+        canonical = false;
         continue;
     }
     typeCount++;
@@ -189,6 +206,13 @@ export function parseAttributeValue(
     record(problems, AttributeMessages.severalTypes);
     return undefined;
   }
+  if (result === undefined) {
+    // S and BOOL: reuse the input value when it is exactly `{S: "..."}` / `{BOOL: b}`.
+    if (canonical && memberCount === 1) return struct as AttributeValue;
+    const type = 'S' in struct && struct.S != null ? 'S' : 'BOOL';
+    return (type === 'S' ? { S: struct.S } : { BOOL: struct.BOOL }) as AttributeValue;
+  }
+  if (canonical && memberCount === 1 && ('N' in result || 'B' in result)) return struct as AttributeValue;
   return result;
 }
 
@@ -202,14 +226,15 @@ export function parseAttributeMap(
   problems: AttributeProblems,
 ): AttributeMap {
   const entries = expectMap(raw, position, ATTRIBUTE_VALUE_CLASS);
-  const map = newAttributeMap();
-  for (const name of Object.keys(entries)) {
+  const map = newFastAttributeMap();
+  // Names in sorted order: stored items are canonical (core/store/itemCodec.ts).
+  for (const name of Object.keys(entries).sort()) {
     const entry = entries[name];
     if (entry === null || entry === undefined) continue;
     const hadProblem = problems.first !== undefined;
     const value = parseAttributeValue(entry, 'element', problems);
     if (!hadProblem && problems.first !== undefined) problems.firstKey = name;
-    if (value !== undefined) map[name] = value;
+    if (value !== undefined) setAttribute(map, name, value);
   }
   return map;
 }

@@ -1,11 +1,7 @@
 /** UTF-8 helpers: DynamoDB measures and orders strings by their UTF-8 bytes (spec §2.4.2, §6.2.1). */
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is 0x00-0x7F, control characters included.
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
-
-/** UTF-8 byte length of a string, without allocating for the common ASCII case. */
+/** UTF-8 byte length of a string (native; measured faster than an ASCII pre-check). */
 export function utf8Length(text: string): number {
-  if (text.length < 64 ? ASCII_ONLY.test(text) : false) return text.length;
   return Buffer.byteLength(text, 'utf8');
 }
 

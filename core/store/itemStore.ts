@@ -9,7 +9,9 @@ import type { StoredItem } from './storedItem.js';
  * - Query: one partition's B+tree from a bound, O(log k + results);
  * - Scan: a B+tree of partitions by scan key (`scanHashPrefix` ‖ partition key), so pages resume
  *   from a key in O(log n) and walk partitions in the service's hash order, independent of when
- *   items were written (spec §6.4.2).
+ *   items were written (spec §6.4.2). New partitions join that tree when the next Scan starts,
+ *   not on the write: a write then costs no hash and no tree insert (PutItem of new keys is the
+ *   hot path), and a Scan pays O(p log n) once for the p partitions created since the last one.
  *
  * Keys arrive encoded (`encodeKeyValue`): plain string comparison is the key order.
  */
@@ -20,10 +22,14 @@ export class Partition {
   readonly items: BTree<string, StoredItem> | undefined;
   /** Hash-only tables: the partition's single item. */
   single: StoredItem | undefined;
+  /** Sum of the partition's item sizes (an item collection's size, for ItemCollectionMetrics). */
+  bytes = 0;
+
+  /** Place in scan order; undefined until the partition has been placed (see ItemStore). */
+  scanKey: string | undefined;
 
   constructor(
     readonly hashKey: string,
-    readonly scanKey: string,
     composite: boolean,
   ) {
     this.items = composite ? new BTree<string, StoredItem>(undefined, compareStrings) : undefined;
@@ -49,10 +55,20 @@ export interface ScanEntry {
 export class ItemStore {
   private readonly partitions = new Map<string, Partition>();
   private readonly scanOrder = new BTree<string, Partition>(undefined, compareStrings);
+  /** Partitions created since the last scan, not yet placed in `scanOrder`. */
+  private readonly unplaced = new Set<Partition>();
   private itemCount = 0;
   private byteCount = 0;
 
-  constructor(readonly composite: boolean) {}
+  /**
+   * @param composite whether items have a sort key
+   * @param scanKeyOf the scan-order key of a partition, from its encoded partition key (default:
+   *   the key itself; tables pass the service's hash order)
+   */
+  constructor(
+    readonly composite: boolean,
+    private readonly scanKeyOf: (hashKey: string) => string = (hashKey) => hashKey,
+  ) {}
 
   /** Number of items. */
   get size(): number {
@@ -68,26 +84,37 @@ export class ItemStore {
     return this.partitions.size;
   }
 
-  get(hashKey: string, rangeKey = ''): StoredItem | undefined {
+  // A write reads its item, then stores it: remember the last partition looked up so the second
+  // lookup of the same key costs nothing.
+  private lastHashKey: string | undefined;
+  private lastPartition: Partition | undefined;
+
+  private findPartition(hashKey: string): Partition | undefined {
+    if (hashKey === this.lastHashKey) return this.lastPartition;
     const partition = this.partitions.get(hashKey);
+    this.lastHashKey = hashKey;
+    this.lastPartition = partition;
+    return partition;
+  }
+
+  get(hashKey: string, rangeKey = ''): StoredItem | undefined {
+    const partition = this.findPartition(hashKey);
     if (partition === undefined) return undefined;
     return partition.items ? partition.items.get(rangeKey) : partition.single;
   }
 
   partition(hashKey: string): Partition | undefined {
-    return this.partitions.get(hashKey);
+    return this.findPartition(hashKey);
   }
 
-  /**
-   * Stores an item; returns the one it replaced. `scanKey` is only computed (a hash) when the
-   * partition is new, so it is passed lazily.
-   */
-  set(hashKey: string, rangeKey: string, item: StoredItem, scanKey: () => string): StoredItem | undefined {
-    let partition = this.partitions.get(hashKey);
+  /** Stores an item; returns the one it replaced. */
+  set(hashKey: string, rangeKey: string, item: StoredItem): StoredItem | undefined {
+    let partition = this.findPartition(hashKey);
     if (partition === undefined) {
-      partition = new Partition(hashKey, scanKey(), this.composite);
+      partition = new Partition(hashKey, this.composite);
       this.partitions.set(hashKey, partition);
-      this.scanOrder.set(partition.scanKey, partition);
+      this.unplaced.add(partition);
+      this.lastPartition = partition;
     }
     let previous: StoredItem | undefined;
     if (partition.items) {
@@ -98,12 +125,14 @@ export class ItemStore {
       partition.single = item;
     }
     if (previous === undefined) this.itemCount++;
-    this.byteCount += item.size - (previous?.size ?? 0);
+    const delta = item.size - (previous?.size ?? 0);
+    this.byteCount += delta;
+    partition.bytes += delta;
     return previous;
   }
 
   delete(hashKey: string, rangeKey = ''): StoredItem | undefined {
-    const partition = this.partitions.get(hashKey);
+    const partition = this.findPartition(hashKey);
     if (partition === undefined) return undefined;
     let previous: StoredItem | undefined;
     if (partition.items) {
@@ -116,11 +145,24 @@ export class ItemStore {
     if (previous === undefined) return undefined;
     this.itemCount--;
     this.byteCount -= previous.size;
+    partition.bytes -= previous.size;
     if (partition.size === 0) {
       this.partitions.delete(hashKey);
-      this.scanOrder.delete(partition.scanKey);
+      this.lastPartition = undefined;
+      if (partition.scanKey === undefined) this.unplaced.delete(partition);
+      else this.scanOrder.delete(partition.scanKey);
     }
     return previous;
+  }
+
+  /** Places partitions created since the last scan into scan order. */
+  private placeNewPartitions(): void {
+    if (this.unplaced.size === 0) return;
+    for (const partition of this.unplaced) {
+      partition.scanKey = this.scanKeyOf(partition.hashKey);
+      this.scanOrder.set(partition.scanKey, partition);
+    }
+    this.unplaced.clear();
   }
 
   /**
@@ -130,6 +172,7 @@ export class ItemStore {
   *scan(
     options: { after?: ScanPosition; fromScanKey?: string; endScanKey?: string } = {},
   ): Generator<ScanEntry> {
+    this.placeNewPartitions();
     const { after, endScanKey } = options;
     const start = after?.scanKey ?? options.fromScanKey;
     for (const [scanKey, partition] of this.scanOrder.entries(start)) {
@@ -153,8 +196,11 @@ export class ItemStore {
   }
 
   clear(): void {
+    this.lastHashKey = undefined;
+    this.lastPartition = undefined;
     this.partitions.clear();
     this.scanOrder.clear();
+    this.unplaced.clear();
     this.itemCount = 0;
     this.byteCount = 0;
   }

@@ -1,4 +1,5 @@
 import type { ScalarKeyType } from '../model/attributeValue.js';
+import { partitionScanKey } from '../model/keyCodec.js';
 import { ItemStore } from './itemStore.js';
 
 /** Table metadata and items, as the control plane describes them (spec §3). */
@@ -56,6 +57,28 @@ export interface SecondaryIndex {
   throughput: ThroughputState | undefined;
   /** Index entries (maintained by the gsi-maintainer; LSIs synchronously). */
   readonly items: ItemStore;
+  /** GSI on-demand maximums, when set (CreateTable/UpdateTable `OnDemandThroughput`). */
+  onDemandThroughput?: OnDemandThroughputState | undefined;
+  /** GSI warm throughput, when set (`WarmThroughput`). */
+  warmThroughput?: WarmThroughputState | undefined;
+}
+
+/** `OnDemandThroughput`: maximum request units (-1 = no maximum). */
+export interface OnDemandThroughputState {
+  maxReadRequestUnits: number | undefined;
+  maxWriteRequestUnits: number | undefined;
+}
+
+/** `WarmThroughput` as requested. */
+export interface WarmThroughputState {
+  readUnitsPerSecond: number | undefined;
+  writeUnitsPerSecond: number | undefined;
+}
+
+/** Server-side encryption with a KMS key (absent: encryption with an AWS owned key, the default). */
+export interface SseState {
+  sseType: 'KMS';
+  kmsMasterKeyArn: string;
 }
 
 export interface StreamState {
@@ -126,6 +149,12 @@ export class Table {
   };
   readonly tags = new Map<string, string>();
   readonly items: ItemStore;
+  /** KMS encryption settings (SSESpecification), when the table uses a KMS key. */
+  sse: SseState | undefined;
+  /** Table on-demand maximums, when set. */
+  onDemandThroughput: OnDemandThroughputState | undefined;
+  /** Table warm throughput, when set. */
+  warmThroughput: WarmThroughputState | undefined;
 
   constructor(init: TableInit) {
     this.name = init.name;
@@ -141,7 +170,20 @@ export class Table {
     this.lastUpdateToPayPerRequestAt = init.billingMode === 'PAY_PER_REQUEST' ? init.createdAt : undefined;
     this.tableClass = init.tableClass;
     this.deletionProtectionEnabled = init.deletionProtectionEnabled ?? false;
-    this.items = new ItemStore(this.key.range !== undefined);
+    const hashType = this.key.hash.type;
+    this.items = new ItemStore(this.key.range !== undefined, (hashKey) =>
+      partitionScanKey(hashType, hashKey),
+    );
+  }
+
+  private reference:
+    | { accountId: string; region: string; tableName: string; tableId: string; tableArn: string }
+    | undefined;
+
+  /** Which table this is, for change events (built once). */
+  ref(accountId: string, region: string) {
+    this.reference ??= { accountId, region, tableName: this.name, tableId: this.tableId, tableArn: this.arn };
+    return this.reference;
   }
 
   /** Every secondary index, GSIs first (the order the service checks index keys in, spec §4.1.3). */

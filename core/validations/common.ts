@@ -1,4 +1,4 @@
-import type { AttributeMapShape, MapShape, Shape, StringShape, StructureShape } from './shape.js';
+import type { AttributeMapShape, ListShape, MapShape, Shape, StringShape, StructureShape } from './shape.js';
 
 /** Shapes shared by several operations (API reference data types). */
 
@@ -104,3 +104,127 @@ export const attributeUpdates: MapShape = {
     },
   },
 };
+
+/* Control-plane shapes (CreateTable, UpdateTable, tagging): API reference data types. */
+
+/** AttributeName of a KeySchemaElement or AttributeDefinition: 1..255 characters. */
+const keyAttributeName: StringShape = { kind: 'string', required: true, minLength: 1, maxLength: 255 };
+
+export const keySchemaElement: StructureShape = {
+  kind: 'structure',
+  name: 'KeySchemaElement',
+  members: {
+    AttributeName: keyAttributeName,
+    KeyType: { kind: 'string', required: true, enum: ['HASH', 'RANGE'] },
+  },
+};
+
+/**
+ * A KeySchema list. Tables and LSIs hold 1..2 elements; GSIs have no upper bound in the list
+ * since the multi-attribute keys of Nov 2025 (spec §3.1.6), so their limits are semantic checks.
+ */
+export const keySchema = (maxLength: number | undefined, required = true): ListShape => ({
+  kind: 'list',
+  member: keySchemaElement,
+  required,
+  minLength: 1,
+  ...(maxLength === undefined ? {} : { maxLength }),
+});
+
+export const attributeDefinitions = (required: boolean): ListShape => ({
+  kind: 'list',
+  required,
+  member: {
+    kind: 'structure',
+    name: 'AttributeDefinition',
+    members: {
+      AttributeName: keyAttributeName,
+      AttributeType: { kind: 'string', required: true, enum: ['B', 'N', 'S'] },
+    },
+  },
+});
+
+export const projection: StructureShape = {
+  kind: 'structure',
+  name: 'Projection',
+  required: true,
+  members: {
+    ProjectionType: { kind: 'string', enum: ['ALL', 'INCLUDE', 'KEYS_ONLY'] },
+    NonKeyAttributes: {
+      kind: 'list',
+      minLength: 1,
+      member: { kind: 'string', minLength: 1, maxLength: 255 },
+    },
+  },
+};
+
+/** ProvisionedThroughput: both units required, ≥ 1 (the 10¹² bound is a semantic check, §3.1.2). */
+export const provisionedThroughput = (required = false): StructureShape => ({
+  kind: 'structure',
+  name: 'ProvisionedThroughput',
+  required,
+  // Write before read: the order the service lists them in (dynalite's recordings).
+  members: {
+    WriteCapacityUnits: { kind: 'integer', javaType: 'Long', required: true, min: 1 },
+    ReadCapacityUnits: { kind: 'integer', javaType: 'Long', required: true, min: 1 },
+  },
+});
+
+export const onDemandThroughput: StructureShape = {
+  kind: 'structure',
+  name: 'OnDemandThroughput',
+  members: {
+    MaxReadRequestUnits: { kind: 'integer', javaType: 'Long' },
+    MaxWriteRequestUnits: { kind: 'integer', javaType: 'Long' },
+  },
+};
+
+export const warmThroughput: StructureShape = {
+  kind: 'structure',
+  name: 'WarmThroughput',
+  members: {
+    ReadUnitsPerSecond: { kind: 'integer', javaType: 'Long' },
+    WriteUnitsPerSecond: { kind: 'integer', javaType: 'Long' },
+  },
+};
+
+export const billingMode: StringShape = { kind: 'string', enum: ['PROVISIONED', 'PAY_PER_REQUEST'] };
+
+export const streamViewType: StringShape = {
+  kind: 'string',
+  enum: ['NEW_IMAGE', 'OLD_IMAGE', 'NEW_AND_OLD_IMAGES', 'KEYS_ONLY'],
+};
+
+export const streamSpecification: StructureShape = {
+  kind: 'structure',
+  name: 'StreamSpecification',
+  members: {
+    StreamEnabled: { kind: 'boolean', required: true },
+    StreamViewType: streamViewType,
+  },
+};
+
+export const sseSpecification: StructureShape = {
+  kind: 'structure',
+  name: 'SSESpecification',
+  members: {
+    Enabled: { kind: 'boolean' },
+    SSEType: { kind: 'string', enum: ['AES256', 'KMS'] },
+    KMSMasterKeyId: { kind: 'string' },
+  },
+};
+
+/** A tag: key 1..128 characters, value 0..256 (both required). */
+export const tag: StructureShape = {
+  kind: 'structure',
+  name: 'Tag',
+  members: {
+    Key: { kind: 'string', required: true, minLength: 1, maxLength: 128 },
+    Value: { kind: 'string', required: true, maxLength: 256 },
+  },
+};
+
+export const tagList = (required: boolean): ListShape => ({ kind: 'list', member: tag, required });
+
+/** A resource ARN for the tagging operations: 1..1283 characters. */
+export const resourceArn: StringShape = { kind: 'string', minLength: 1, maxLength: 1283 };

@@ -3,8 +3,9 @@ import {
   type AttributeMap,
   type AttributeValue,
   getAttribute,
-  newAttributeMap,
+  newFastAttributeMap,
   type ScalarKeyType,
+  setAttribute,
 } from '../model/attributeValue.js';
 import { base64ByteLength } from '../model/binary.js';
 import { encodeKeyValue } from '../model/keyCodec.js';
@@ -43,6 +44,8 @@ export const KeyMessages = {
     `One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: ${index}, IndexKey: ${name}`,
 } as const;
 
+const EMPTY_KEYS: AttributeMap = Object.freeze(Object.create(null));
+
 /** A table key, extracted and encoded. */
 export interface ExtractedKey {
   /** Encoded partition key (`encodeKeyValue`). */
@@ -76,7 +79,7 @@ function checkKeySize(definition: KeyDefinition, value: string, isHash: boolean)
 
 /** Extracts the table key from a whole item (PutItem's `Item`), with the Item-flavoured messages. */
 export function extractItemKey(item: AttributeMap, key: KeyShape): ExtractedKey {
-  const keys = newAttributeMap();
+  const keys = newFastAttributeMap();
   const hashKey = itemKeyPart(item, key.hash, true, keys);
   const rangeKey = key.range ? itemKeyPart(item, key.range, false, keys) : '';
   return { hashKey, rangeKey, keys };
@@ -100,21 +103,38 @@ function itemKeyPart(
     throw new ValidationException(KeyMessages.emptyInItem(definition.name, definition.type));
   }
   checkKeySize(definition, scalar, isHash);
-  keys[definition.name] = value;
+  setAttribute(keys, definition.name, keyValue(definition.type, scalar));
   return encodeKeyValue(definition.type, scalar);
 }
 
-/** Extracts a table key from a `Key` parameter: exactly the key attributes, correctly typed. */
-export function extractKey(key: AttributeMap, shape: KeyShape): ExtractedKey {
-  const expectedCount = shape.range ? 2 : 1;
-  if (Object.keys(key).length !== expectedCount) throw new ValidationException(KeyMessages.schemaMismatch);
-  const keys = newAttributeMap();
-  const hashKey = keyPart(key, shape.hash, true, keys);
-  const rangeKey = shape.range ? keyPart(key, shape.range, false, keys) : '';
-  return { hashKey, rangeKey, keys };
+/** A fresh key value: events keep key values, so they never share the caller's objects. */
+function keyValue(type: ScalarKeyType, scalar: string): AttributeValue {
+  return (type === 'S' ? { S: scalar } : type === 'N' ? { N: scalar } : { B: scalar }) as AttributeValue;
 }
 
-function keyPart(key: AttributeMap, definition: KeyDefinition, isHash: boolean, keys: AttributeMap): string {
+/** Encoded key of a `Key` parameter, checked like `extractKey`, for reads (no key map built). */
+export function encodeKey(key: AttributeMap, shape: KeyShape): { hashKey: string; rangeKey: string } {
+  return extractKey(key, shape, false);
+}
+
+/** Extracts a table key from a `Key` parameter: exactly the key attributes, correctly typed. */
+export function extractKey(key: AttributeMap, shape: KeyShape, buildKeys = true): ExtractedKey {
+  const expectedCount = shape.range ? 2 : 1;
+  let count = 0;
+  for (const _ in key) count++;
+  if (count !== expectedCount) throw new ValidationException(KeyMessages.schemaMismatch);
+  const keys = buildKeys ? newFastAttributeMap() : undefined;
+  const hashKey = keyPart(key, shape.hash, true, keys);
+  const rangeKey = shape.range ? keyPart(key, shape.range, false, keys) : '';
+  return { hashKey, rangeKey, keys: keys ?? EMPTY_KEYS };
+}
+
+function keyPart(
+  key: AttributeMap,
+  definition: KeyDefinition,
+  isHash: boolean,
+  keys: AttributeMap | undefined,
+): string {
   const value = getAttribute(key, definition.name);
   if (value === undefined) throw new ValidationException(KeyMessages.schemaMismatch);
   const scalar = scalarOf(value, definition.type);
@@ -123,7 +143,7 @@ function keyPart(key: AttributeMap, definition: KeyDefinition, isHash: boolean, 
     throw new ValidationException(KeyMessages.emptyInKey(definition.name, definition.type));
   }
   checkKeySize(definition, scalar, isHash);
-  keys[definition.name] = value;
+  if (keys !== undefined) setAttribute(keys, definition.name, keyValue(definition.type, scalar));
   return encodeKeyValue(definition.type, scalar);
 }
 

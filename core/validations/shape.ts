@@ -158,6 +158,17 @@ function checkLength(
   }
 }
 
+const compiledPatterns = new Map<string, RegExp>();
+
+function compiledPattern(pattern: string): RegExp {
+  let compiled = compiledPatterns.get(pattern);
+  if (compiled === undefined) {
+    compiled = new RegExp(`^${pattern}$`);
+    compiledPatterns.set(pattern, compiled);
+  }
+  return compiled;
+}
+
 /** The texts of a string constraint that `value` breaks (used for values and for map keys). */
 export function stringConstraintFailures(value: string, shape: StringShape): string[] {
   const failures: string[] = [];
@@ -167,7 +178,7 @@ export function stringConstraintFailures(value: string, shape: StringShape): str
   if (shape.minLength !== undefined && value.length < shape.minLength) {
     failures.push(`Member must have length greater than or equal to ${shape.minLength}`);
   }
-  if (shape.pattern !== undefined && !new RegExp(`^${shape.pattern}$`).test(value)) {
+  if (shape.pattern !== undefined && !compiledPattern(shape.pattern).test(value)) {
     failures.push(`Member must satisfy regular expression pattern: ${shape.pattern}`);
   }
   if (shape.enum !== undefined && !shape.enum.includes(value)) {

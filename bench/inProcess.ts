@@ -1,0 +1,128 @@
+/**
+ * In-process engine throughput (issue #2/#3 figures): PutItem, GetItem, UpdateItem (counter) on a
+ * 100,000-item table of ~200-byte items, Query and Scan, next to a plain-Map baseline measured in
+ * the same run. Prints ops/s, the ratio to the baseline, and memory per item against the raw JSON
+ * size of the items.
+ *
+ * Run: npm run bench (all benches) or npx tsx bench/inProcess.ts
+ */
+import { Engine } from '../core/engine.js';
+import { toWireJson } from '../core/wire.js';
+import { formatRate, measure, printTable, type Row } from './support.js';
+
+const ITEM_COUNT = 100_000;
+const TABLE = 'BenchItems';
+
+function makeItem(i: number) {
+  // ~200 bytes of DynamoDB JSON.
+  return {
+    pk: { S: `user#${String(i).padStart(8, '0')}` },
+    name: { S: `Customer ${i}` },
+    email: { S: `customer${i}@example.com` },
+    plan: { S: i % 3 === 0 ? 'pro' : 'free' },
+    visits: { N: String(i % 997) },
+    active: { BOOL: i % 2 === 0 },
+    tags: { SS: ['blue', 'green'] },
+  };
+}
+
+function gc() {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+export async function run(): Promise<Row[]> {
+  const items = Array.from({ length: ITEM_COUNT }, (_, i) => makeItem(i));
+  const rawBytes = items.reduce((sum, item) => sum + JSON.stringify(item).length, 0);
+  const rows: Row[] = [];
+
+  // Baseline: a plain Map keyed by the partition key string.
+  const map = new Map<string, unknown>();
+  const mapPut = measure(ITEM_COUNT, (i) => {
+    const item = items[i]!;
+    map.set(item.pk.S, item);
+  });
+  const mapGet = measure(ITEM_COUNT * 5, (i) => map.get(items[i % ITEM_COUNT]!.pk.S));
+
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const rssBefore = process.memoryUsage().rss;
+  const engine = new Engine();
+  engine.execute('CreateTable', {
+    TableName: TABLE,
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    BillingMode: 'PAY_PER_REQUEST',
+  });
+  const putInputs = items.map((Item) => ({ TableName: TABLE, Item }));
+  const put = measure(ITEM_COUNT, (i) => engine.executeRaw('PutItem', putInputs[i]));
+  gc();
+  const heapPerItem = (process.memoryUsage().heapUsed - heapBefore) / ITEM_COUNT;
+  const rssPerItem = (process.memoryUsage().rss - rssBefore) / ITEM_COUNT;
+  const rawPerItem = rawBytes / ITEM_COUNT;
+
+  const getInputs = items.map((item) => ({ TableName: TABLE, Key: { pk: item.pk } }));
+  const getWire = measure(ITEM_COUNT * 5, (i) =>
+    toWireJson(engine.executeRaw('GetItem', getInputs[i % ITEM_COUNT])),
+  );
+  const getObjects = measure(ITEM_COUNT * 2, (i) => engine.execute('GetItem', getInputs[i % ITEM_COUNT]));
+
+  rows.push(
+    {
+      name: 'PutItem (insert)',
+      value: formatRate(put),
+      baseline: formatRate(mapPut),
+      ratio: put / mapPut,
+      target: '≥ 200,000/s',
+    },
+    {
+      name: 'GetItem (wire JSON out)',
+      value: formatRate(getWire),
+      baseline: formatRate(mapGet),
+      ratio: getWire / mapGet,
+      target: '≥ 500,000/s',
+    },
+    {
+      name: 'GetItem (decoded objects)',
+      value: formatRate(getObjects),
+      baseline: formatRate(mapGet),
+      ratio: getObjects / mapGet,
+    },
+  );
+
+  if (engine.supports('UpdateItem')) {
+    const updateInputs = items.map((item) => ({
+      TableName: TABLE,
+      Key: { pk: item.pk },
+      UpdateExpression: 'SET #v = #v + :one',
+      ExpressionAttributeNames: { '#v': 'visits' },
+      ExpressionAttributeValues: { ':one': { N: '1' } },
+    }));
+    try {
+      const update = measure(ITEM_COUNT, (i) => engine.executeRaw('UpdateItem', updateInputs[i]));
+      const mapUpdate = measure(ITEM_COUNT, (i) => {
+        const item = map.get(items[i]!.pk.S) as { visits: { N: string } };
+        item.visits = { N: String(Number(item.visits.N) + 1) };
+      });
+      rows.push({
+        name: 'UpdateItem (counter)',
+        value: formatRate(update),
+        baseline: formatRate(mapUpdate),
+        ratio: update / mapUpdate,
+      });
+    } catch (error) {
+      rows.push({ name: 'UpdateItem (counter)', value: `unavailable: ${(error as Error).message}` });
+    }
+  }
+
+  rows.push({
+    name: 'memory per item',
+    value: `heap ${heapPerItem.toFixed(0)} B, RSS ${rssPerItem.toFixed(0)} B`,
+    baseline: `raw JSON ${rawPerItem.toFixed(0)} B`,
+    ratio: heapPerItem / rawPerItem,
+    target: '≤ 2.5× raw',
+  });
+  printTable('In-process engine (100,000 items of ~200 bytes)', rows);
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

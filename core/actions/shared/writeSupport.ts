@@ -1,0 +1,69 @@
+import {
+  consumedCapacity,
+  type IndexCapacity,
+  type ReturnConsumedCapacity,
+  writeUnits,
+} from '../../capacity.js';
+import { ConditionalCheckFailedException } from '../../errors/index.js';
+import type { ConditionExpression } from '../../expressions/index.js';
+import type { Item } from '../../model/attributeValue.js';
+import type { StoredItem } from '../../store/storedItem.js';
+import type { Table } from '../../store/table.js';
+
+/**
+ * Checks a write's condition against the item as stored. A failed check answers
+ * ConditionalCheckFailedException, with the old item when ReturnValuesOnConditionCheckFailure is
+ * ALL_OLD and the item exists (spec §4.2.5).
+ */
+export function checkCondition(
+  condition: ConditionExpression | undefined,
+  stored: StoredItem | undefined,
+  decoded: Item | undefined,
+  returnOnFailure: string | undefined,
+): void {
+  if (condition === undefined) return;
+  if (condition.evaluate(decoded)) return;
+  throw new ConditionalCheckFailedException(
+    returnOnFailure === 'ALL_OLD' && stored ? stored.decode() : undefined,
+  );
+}
+
+/**
+ * Write capacity: ⌈larger of old and new item / 1 KB⌉, minimum 1 (spec §4.3.2), plus index
+ * writes (spec §4.3.4, computed by the index module once tables have indexes).
+ */
+export function writeCapacity(
+  mode: ReturnConsumedCapacity | undefined,
+  table: Table,
+  previous: StoredItem | undefined,
+  next: StoredItem | undefined,
+  indexes: IndexCapacity = {},
+) {
+  const size = Math.max(previous?.size ?? 0, next?.size ?? 0);
+  return consumedCapacity(mode, table.name, writeUnits(size), indexes);
+}
+
+/** Adds a member only when it has a value (the service omits absent members). */
+export function withOptional<T extends Record<string, unknown>>(output: T, name: string, value: unknown): T {
+  if (value !== undefined) (output as Record<string, unknown>)[name] = value;
+  return output;
+}
+
+/**
+ * ItemCollectionMetrics for ReturnItemCollectionMetrics SIZE: only tables with local secondary
+ * indexes have item collections (spec §4.3.5). The estimate is a range in GB around the
+ * collection's size.
+ */
+export function itemCollectionMetrics(
+  mode: string | undefined,
+  table: Table,
+  hashKey: string,
+  keys: Item,
+): { ItemCollectionKey: Item; SizeEstimateRangeGB: [number, number] } | undefined {
+  if (mode !== 'SIZE' || table.localSecondaryIndexes.size === 0) return undefined;
+  const hashName = table.key.hash.name;
+  const bytes = table.items.partition(hashKey)?.bytes ?? 0;
+  const gigabytes = bytes / 1024 ** 3;
+  const lower = Math.floor(gigabytes);
+  return { ItemCollectionKey: { [hashName]: keys[hashName]! }, SizeEstimateRangeGB: [lower, lower + 1] };
+}

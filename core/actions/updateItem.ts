@@ -1,0 +1,137 @@
+import type { ItemWrite } from '../engine.js';
+import { ValidationException } from '../errors/index.js';
+import type { UpdateResult } from '../expressions/index.js';
+import { type AttributeMap, copyAttributeMap, getAttribute, type Item } from '../model/attributeValue.js';
+import { itemSize, MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { defineOperation } from '../operation.js';
+import { StoredItem } from '../store/storedItem.js';
+import type { Table } from '../store/table.js';
+import { checkIndexKeys, extractKey } from '../validations/keys.js';
+import {
+  type PreparedUpdate,
+  type UpdateItemInput,
+  updateItemShape,
+  validateUpdateItem,
+} from '../validations/updateItem.js';
+import { checkUpdateTargets } from './shared/keyPaths.js';
+import { checkCondition, itemCollectionMetrics, withOptional, writeCapacity } from './shared/writeSupport.js';
+
+/**
+ * UpdateItem: upserts (spec §4.2.2). The update runs on a copy; all checks (key attributes,
+ * conditions, runtime errors, index key types, size) pass before anything is committed.
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
+ */
+export interface PlannedUpdate {
+  write: ItemWrite;
+  result: UpdateResult | undefined;
+  /** The item after the update (undefined when nothing was created). */
+  newItem: Item | undefined;
+}
+
+export function planUpdate(
+  table: Table,
+  input: Pick<UpdateItemInput, 'Key' | 'ReturnValuesOnConditionCheckFailure'>,
+  prepared: PreparedUpdate,
+): PlannedUpdate {
+  const key = extractKey(input.Key, table.key);
+  if (prepared.update) checkUpdateTargets(prepared.update.targets, table);
+  const previous = table.items.get(key.hashKey, key.rangeKey);
+  const decoded = previous?.decode();
+  checkCondition(prepared.condition, previous, decoded, input.ReturnValuesOnConditionCheckFailure);
+
+  // Without an update, or with only REMOVE/DELETE actions on a missing item, nothing is created.
+  if (prepared.update === undefined || (decoded === undefined && prepared.update.removesOnly)) {
+    const next = decoded === undefined ? undefined : previous;
+    return { write: { key, previous, next }, result: undefined, newItem: decoded };
+  }
+  // A new item starts as its key: expressions may read the key attributes.
+  const base = decoded ?? copyAttributeMap(key.keys);
+  const result = prepared.update.apply(base);
+  checkUpdatedIndexKeys(
+    result.item,
+    decoded,
+    table,
+    prepared.update.targets.map((path) => path[0]),
+  );
+  const size = itemSize(result.item);
+  if (size > MAX_ITEM_SIZE)
+    throw new ValidationException('Item size to update has exceeded the maximum allowed size');
+  return {
+    write: { key, previous, next: StoredItem.fromItem(result.item, size) },
+    result,
+    newItem: result.item,
+  };
+}
+
+/**
+ * Index key types after an update (spec §4.1.4): a value this update wrote gets the Index Key
+ * type-mismatch message; a bad value the item already had (an index added later) makes any update
+ * that leaves it in place fail with the "unsupported type" message.
+ */
+function checkUpdatedIndexKeys(
+  item: Item,
+  previous: Item | undefined,
+  table: Table,
+  written: readonly string[],
+) {
+  try {
+    checkIndexKeys(item, table);
+  } catch (error) {
+    if (!(error instanceof ValidationException) || previous === undefined) throw error;
+    for (const index of table.secondaryIndexes()) {
+      for (const definition of [index.key.hash, index.key.range]) {
+        if (definition === undefined || written.includes(definition.name)) continue;
+        const value = getAttribute(item, definition.name);
+        if (value !== undefined && !(definition.type in value)) {
+          throw new ValidationException(
+            'The update expression attempted to update the secondary index key to unsupported type',
+          );
+        }
+      }
+    }
+    throw error;
+  }
+}
+
+function nonEmpty(map: AttributeMap | undefined): AttributeMap | undefined {
+  return map !== undefined && Object.keys(map).length > 0 ? map : undefined;
+}
+
+export const updateItem = defineOperation({
+  name: 'UpdateItem',
+  shape: updateItemShape,
+  prefixStatelessErrors: true,
+  validate: validateUpdateItem,
+  execute(context, input: UpdateItemInput, prepared: PreparedUpdate) {
+    const table = context.engine.dataPlaneTable(context.region, input.TableName);
+    const planned = planUpdate(table, input, prepared);
+    const { write } = planned;
+    context.engine.commit(context.region, table, [write]);
+    const output: Record<string, unknown> = {};
+    switch (input.ReturnValues) {
+      case 'ALL_OLD':
+        withOptional(output, 'Attributes', write.previous);
+        break;
+      case 'ALL_NEW':
+        withOptional(output, 'Attributes', write.next);
+        break;
+      case 'UPDATED_OLD':
+        withOptional(output, 'Attributes', nonEmpty(planned.result?.updatedOld));
+        break;
+      case 'UPDATED_NEW':
+        withOptional(output, 'Attributes', nonEmpty(planned.result?.updatedNew));
+        break;
+    }
+    withOptional(
+      output,
+      'ConsumedCapacity',
+      writeCapacity(input.ReturnConsumedCapacity, table, write.previous, write.next),
+    );
+    withOptional(
+      output,
+      'ItemCollectionMetrics',
+      itemCollectionMetrics(input.ReturnItemCollectionMetrics, table, write.key.hashKey, write.key.keys),
+    );
+    return output;
+  },
+});

@@ -1,0 +1,68 @@
+import {
+  checkExpressionAttributeNames,
+  checkExpressionParameters,
+  ExpressionScope,
+  type ProjectionPlan,
+  projectionFromAttributesToGet,
+} from '../expressions/index.js';
+import type { AttributeMap } from '../model/attributeValue.js';
+import {
+  attributeMap,
+  attributesToGet,
+  expressionAttributeNames,
+  expressionString,
+  returnConsumedCapacity,
+  tableName,
+} from './common.js';
+import type { Deserialized } from './deserialize.js';
+import { throwAttributeProblem } from './putItem.js';
+import type { Shape } from './shape.js';
+
+/** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html */
+export interface GetItemInput {
+  TableName: string;
+  Key: AttributeMap;
+  AttributesToGet?: string[];
+  ConsistentRead?: boolean;
+  ReturnConsumedCapacity?: 'INDEXES' | 'TOTAL' | 'NONE';
+  ProjectionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}
+
+export const getItemShape: Record<string, Shape> = {
+  TableName: tableName,
+  Key: attributeMap(true),
+  AttributesToGet: attributesToGet,
+  ConsistentRead: { kind: 'boolean' },
+  ReturnConsumedCapacity: returnConsumedCapacity,
+  ProjectionExpression: expressionString,
+  ExpressionAttributeNames: expressionAttributeNames,
+};
+
+export interface PreparedRead {
+  projection: ProjectionPlan | undefined;
+}
+
+/** The projection of a read, from ProjectionExpression or legacy AttributesToGet (spec §8.2). */
+export function prepareProjection(input: {
+  AttributesToGet?: string[];
+  ProjectionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}): ProjectionPlan | undefined {
+  let projection: ProjectionPlan | undefined;
+  if (input.AttributesToGet !== undefined) projection = projectionFromAttributesToGet(input.AttributesToGet);
+  if (input.ProjectionExpression === undefined && input.ExpressionAttributeNames === undefined)
+    return projection;
+  checkExpressionAttributeNames(input.ExpressionAttributeNames);
+  const scope = new ExpressionScope(input.ExpressionAttributeNames, undefined);
+  if (input.ProjectionExpression !== undefined)
+    projection = scope.parseProjection(input.ProjectionExpression);
+  scope.checkUnused();
+  return projection;
+}
+
+export function validateGetItem(input: GetItemInput, deserialized: Deserialized): PreparedRead {
+  checkExpressionParameters('GetItem', input as unknown as Record<string, unknown>);
+  throwAttributeProblem(deserialized, 'Key');
+  return { projection: prepareProjection(input) };
+}
