@@ -182,9 +182,8 @@ export class Engine {
   }
 
   /**
-   * The commit point: applies the writes of one operation (one item, or a whole transaction)
-   * and emits one change event per changed item, in order, synchronously. A write that changes
-   * nothing emits nothing.
+   * The commit point: applies the writes of one operation on one table and emits one change
+   * event per changed item, in order, synchronously. A write that changes nothing emits nothing.
    */
   commit(
     region: Region,
@@ -192,10 +191,26 @@ export class Engine {
     writes: readonly ItemWrite[],
     identity?: ServiceIdentity,
   ): ChangeEvent[] {
+    return this.commitAcross(
+      region,
+      writes.map((write) => ({ table, write })),
+      identity,
+    );
+  }
+
+  /**
+   * Commits writes that may span tables (a transaction) as one unit: all are applied, then their
+   * events are emitted together, in order, sharing one commit id.
+   */
+  commitAcross(
+    region: Region,
+    entries: readonly { table: Table; write: ItemWrite }[],
+    identity?: ServiceIdentity,
+  ): ChangeEvent[] {
     const commitId = ++this.commitCounter;
     const at = this.clock.now();
     const events: ChangeEvent[] = [];
-    for (const write of writes) {
+    for (const { table, write } of entries) {
       const { key, previous, next } = write;
       if (previous === undefined && next === undefined) continue;
       if (previous !== undefined && next !== undefined && previous.sameAs(next)) continue;
@@ -206,13 +221,7 @@ export class Engine {
         new ChangeEvent(
           ++this.sequence,
           commitId,
-          {
-            accountId: region.accountId,
-            region: region.name,
-            tableName: table.name,
-            tableId: table.tableId,
-            tableArn: table.arn,
-          },
+          table.ref(region.accountId, region.name),
           eventName,
           key.keys,
           `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`,

@@ -1,15 +1,50 @@
 import type { OperationDefinition } from '../operation.js';
+import { batchGetItem } from './batchGetItem.js';
+import { batchWriteItem } from './batchWriteItem.js';
+import { createTable } from './createTable.js';
 import { deleteItem } from './deleteItem.js';
+import { deleteTable } from './deleteTable.js';
+import { describeLimits } from './describeLimits.js';
+import { describeTable } from './describeTable.js';
 import { getItem } from './getItem.js';
+import { listTables } from './listTables.js';
+import { listTagsOfResource } from './listTagsOfResource.js';
 import { putItem } from './putItem.js';
+import { query } from './query.js';
+import { scan } from './scan.js';
+import { tagResource } from './tagResource.js';
+import { transactGetItems } from './transactGetItems.js';
+import { transactWriteItems } from './transactWriteItems.js';
+import { untagResource } from './untagResource.js';
 import { updateItem } from './updateItem.js';
+import { updateTable } from './updateTable.js';
 
 /**
  * Every operation the engine answers, by wire name. One file per operation in this folder, with
  * its twin in `../validations/`. Add an operation: import it above and list it below.
  */
 // biome-ignore lint/suspicious/noExplicitAny: each definition carries its own input/output types.
-const definitions: OperationDefinition<any, any, any>[] = [putItem, getItem, updateItem, deleteItem];
+const definitions: OperationDefinition<any, any, any>[] = [
+  putItem,
+  getItem,
+  updateItem,
+  deleteItem,
+  query,
+  scan,
+  batchGetItem,
+  batchWriteItem,
+  transactWriteItems,
+  transactGetItems,
+  createTable,
+  deleteTable,
+  describeLimits,
+  describeTable,
+  listTables,
+  listTagsOfResource,
+  tagResource,
+  untagResource,
+  updateTable,
+];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.
 export const operations: Record<string, OperationDefinition<any, any, any>> = Object.create(null);

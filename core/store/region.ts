@@ -3,6 +3,8 @@ import type { Table } from './table.js';
 /** Tables live per account and region, as in AWS; ARNs carry both. */
 export class Region {
   readonly tables = new Map<string, Table>();
+  /** TransactWriteItems ClientRequestTokens of the last 10 minutes, oldest first (spec §7.3.4). */
+  readonly transactionTokens = new Map<string, { fingerprint: string; completedAt: number }>();
 
   constructor(
     readonly accountId: string,

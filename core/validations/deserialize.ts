@@ -27,6 +27,8 @@ export interface Deserialized {
   input: Record<string, unknown>;
   /** First AttributeValue problem per top-level member (e.g. `Item`, `ExpressionAttributeValues`). */
   attributeProblems: Map<string, AttributeProblem>;
+  /** The request as received (a few checks look at values before normalisation, spec §9.10). */
+  raw: Record<string, unknown>;
 }
 
 export interface AttributeProblem {
@@ -47,7 +49,7 @@ export function deserialize(raw: Record<string, unknown>, members: Record<string
     if (problems.first !== undefined)
       attributeProblems.set(name, { message: problems.first, key: problems.firstKey });
   }
-  return { input, attributeProblems };
+  return { input, attributeProblems, raw };
 }
 
 function readInteger(value: unknown, javaType: string): number {

@@ -169,6 +169,19 @@ function compiledPattern(pattern: string): RegExp {
   return compiled;
 }
 
+/** Every constraint of a string shape, in the service's order. */
+function allStringConstraints(shape: StringShape): string[] {
+  const all: string[] = [];
+  if (shape.maxLength !== undefined)
+    all.push(`Member must have length less than or equal to ${shape.maxLength}`);
+  if (shape.minLength !== undefined)
+    all.push(`Member must have length greater than or equal to ${shape.minLength}`);
+  if (shape.pattern !== undefined)
+    all.push(`Member must satisfy regular expression pattern: ${shape.pattern}`);
+  if (shape.enum !== undefined) all.push(`Member must satisfy enum value set: [${shape.enum.join(', ')}]`);
+  return all;
+}
+
 /** The texts of a string constraint that `value` breaks (used for values and for map keys). */
 export function stringConstraintFailures(value: string, shape: StringShape): string[] {
   const failures: string[] = [];
@@ -216,11 +229,17 @@ function checkValue(value: unknown, shape: Shape, path: string, errors: string[]
     }
     case 'map': {
       const map = value as Record<string, unknown>;
+      // Map key and map value entries print the member's whole constraint set, not only the
+      // broken part (spec §7.1.1, §7.2.1).
       if (shape.key) {
         for (const key of Object.keys(map)) {
-          const failures = stringConstraintFailures(key, shape.key);
-          if (failures.length > 0) {
-            push(errors, value, path, `Map keys must satisfy constraint: [${failures.join(', ')}]`);
+          if (stringConstraintFailures(key, shape.key).length > 0) {
+            push(
+              errors,
+              value,
+              path,
+              `Map keys must satisfy constraint: [${allStringConstraints(shape.key).join(', ')}]`,
+            );
             break;
           }
         }
@@ -228,16 +247,18 @@ function checkValue(value: unknown, shape: Shape, path: string, errors: string[]
       for (const key of Object.keys(map)) {
         const entry = map[key];
         if (shape.value.kind === 'list' && Array.isArray(entry)) {
-          // Per-entry length constraints read `Map value must satisfy constraint: [...]` (spec §7.2.1).
-          const failures: string[] = [];
-          if (shape.value.maxLength !== undefined && entry.length > shape.value.maxLength) {
-            failures.push(`Member must have length less than or equal to ${shape.value.maxLength}`);
+          const { minLength, maxLength } = shape.value;
+          if (
+            (maxLength !== undefined && entry.length > maxLength) ||
+            (minLength !== undefined && entry.length < minLength)
+          ) {
+            const all: string[] = [];
+            if (maxLength !== undefined)
+              all.push(`Member must have length less than or equal to ${maxLength}`);
+            if (minLength !== undefined)
+              all.push(`Member must have length greater than or equal to ${minLength}`);
+            push(errors, value, path, `Map value must satisfy constraint: [${all.join(', ')}]`);
           }
-          if (shape.value.minLength !== undefined && entry.length < shape.value.minLength) {
-            failures.push(`Member must have length greater than or equal to ${shape.value.minLength}`);
-          }
-          if (failures.length > 0)
-            push(errors, value, path, `Map value must satisfy constraint: [${failures.join(', ')}]`);
           const member = shape.value.member;
           for (let i = 0; i < entry.length; i++)
             checkValue(entry[i], member, `${path}.${key}.member.${i + 1}.member`, errors);

@@ -1,0 +1,63 @@
+import { type ConsumedCapacity, consumedCapacity, readUnits } from '../capacity.js';
+import { defineOperation } from '../operation.js';
+import type { StoredItem } from '../store/storedItem.js';
+import {
+  type BatchGetItemInput,
+  batchGetItemShape,
+  type KeysAndAttributes,
+  type PreparedBatchGet,
+  validateBatchGetItem,
+} from '../validations/batchGetItem.js';
+import { encodeKey } from '../validations/keys.js';
+import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
+
+/**
+ * BatchGetItem: up to 100 keys over several tables. A response holds at most 16 MB; keys past
+ * that come back in UnprocessedKeys with their table's parameters (spec §7.1.3).
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
+ */
+export const RESPONSE_LIMIT_BYTES = 16 * 1024 * 1024;
+
+export const batchGetItem = defineOperation({
+  name: 'BatchGetItem',
+  shape: batchGetItemShape,
+  validate: validateBatchGetItem,
+  execute(context, input: BatchGetItemInput, prepared: PreparedBatchGet) {
+    const requests = Object.entries(input.RequestItems);
+    // Every table must exist before anything is read.
+    const tables = requests.map(([name]) => context.engine.dataPlaneTable(context.region, name));
+    const responses: Record<string, unknown[]> = {};
+    const unprocessed: Record<string, KeysAndAttributes> = {};
+    const capacity: ConsumedCapacity[] = [];
+    let responseBytes = 0;
+    requests.forEach(([name, request], tableIndex) => {
+      const table = tables[tableIndex]!;
+      const projection = prepared.projections.get(name);
+      if (projection) checkKeyPathsAreScalar(projection.paths, table);
+      const items: unknown[] = [];
+      responses[name] = items;
+      let units = 0;
+      for (let i = 0; i < request.Keys.length; i++) {
+        const keyInput = request.Keys[i]!;
+        const key = encodeKey(keyInput, table.key);
+        if (responseBytes >= RESPONSE_LIMIT_BYTES) {
+          unprocessed[name] ??= { ...request, Keys: [] };
+          unprocessed[name].Keys.push(keyInput);
+          continue;
+        }
+        const stored: StoredItem | undefined = table.items.get(key.hashKey, key.rangeKey);
+        units += readUnits(stored?.size ?? 0, request.ConsistentRead === true);
+        if (stored === undefined) continue;
+        responseBytes += stored.size;
+        items.push(projection ? projection.apply(stored.decode()) : stored);
+      }
+      const consumed = consumedCapacity(input.ReturnConsumedCapacity, table.name, units);
+      if (consumed) capacity.push(consumed);
+    });
+    const output: Record<string, unknown> = { Responses: responses, UnprocessedKeys: unprocessed };
+    if (input.ReturnConsumedCapacity !== undefined && input.ReturnConsumedCapacity !== 'NONE') {
+      output.ConsumedCapacity = capacity;
+    }
+    return output;
+  },
+});

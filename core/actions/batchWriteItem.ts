@@ -1,0 +1,74 @@
+import { type ConsumedCapacity, consumedCapacity, writeUnits } from '../capacity.js';
+import type { ItemWrite } from '../engine.js';
+import { ValidationException } from '../errors/index.js';
+import { defineOperation } from '../operation.js';
+import { StoredItem } from '../store/storedItem.js';
+import type { Table } from '../store/table.js';
+import {
+  type BatchWriteItemInput,
+  batchWriteItemShape,
+  type PreparedBatchWrite,
+  validateBatchWriteItem,
+} from '../validations/batchWriteItem.js';
+import { checkIndexKeys, extractItemKey, extractKey } from '../validations/keys.js';
+import { itemCollectionMetrics } from './shared/writeSupport.js';
+
+/**
+ * BatchWriteItem: up to 25 puts and deletes over several tables, no conditions. Every request is
+ * checked before any is applied; each item is then its own commit (one change event each).
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
+ */
+export const batchWriteItem = defineOperation({
+  name: 'BatchWriteItem',
+  shape: batchWriteItemShape,
+  validate: validateBatchWriteItem,
+  execute(context, input: BatchWriteItemInput, prepared: PreparedBatchWrite) {
+    const { engine, region } = context;
+    const planned: { table: Table; write: ItemWrite }[] = [];
+    for (const [name, requests] of Object.entries(input.RequestItems)) {
+      const table = engine.dataPlaneTable(region, name);
+      const seen = new Set<string>();
+      for (const request of requests) {
+        const key = request.PutRequest
+          ? extractItemKey(request.PutRequest.Item, table.key)
+          : extractKey(request.DeleteRequest!.Key, table.key);
+        const identity = `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`;
+        if (seen.has(identity))
+          throw new ValidationException('Provided list of item keys contains duplicates');
+        seen.add(identity);
+        let next: StoredItem | undefined;
+        if (request.PutRequest) {
+          checkIndexKeys(request.PutRequest.Item, table);
+          next = StoredItem.fromItem(request.PutRequest.Item, prepared.sizes.get(request));
+        }
+        planned.push({ table, write: { key, previous: undefined, next } });
+      }
+    }
+    const capacity = new Map<Table, number>();
+    const metrics: Record<string, unknown[]> = {};
+    for (const { table, write } of planned) {
+      const previous = table.items.get(write.key.hashKey, write.key.rangeKey);
+      engine.commit(region, table, [{ ...write, previous }]);
+      capacity.set(
+        table,
+        (capacity.get(table) ?? 0) + writeUnits(Math.max(previous?.size ?? 0, write.next?.size ?? 0)),
+      );
+      const collection = itemCollectionMetrics(
+        input.ReturnItemCollectionMetrics,
+        table,
+        write.key.hashKey,
+        write.key.keys,
+      );
+      if (collection) (metrics[table.name] ??= []).push(collection);
+    }
+    const output: Record<string, unknown> = { UnprocessedItems: {} };
+    if (input.ReturnConsumedCapacity !== undefined && input.ReturnConsumedCapacity !== 'NONE') {
+      const consumed: ConsumedCapacity[] = [];
+      for (const [table, units] of capacity)
+        consumed.push(consumedCapacity(input.ReturnConsumedCapacity, table.name, units)!);
+      output.ConsumedCapacity = consumed;
+    }
+    if (Object.keys(metrics).length > 0) output.ItemCollectionMetrics = metrics;
+    return output;
+  },
+});

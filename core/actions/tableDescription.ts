@@ -1,0 +1,189 @@
+import type {
+  OnDemandThroughputState,
+  Projection,
+  SecondaryIndex,
+  Table,
+  ThroughputState,
+  WarmThroughputState,
+} from '../store/table.js';
+
+/**
+ * The `TableDescription` of CreateTable, DescribeTable, UpdateTable and DeleteTable
+ * (spec §3.1.9, §3.2.1, §3.4.1).
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TableDescription.html
+ *
+ * Every value is a fresh copy: callers may keep or change what they get. Members appear only
+ * when the table has them: no stream members without a stream, no SSEDescription with the
+ * default (AWS owned) key, no index lists without indexes. ItemCount and sizes are exact
+ * (spec §3.2.2 allows that).
+ */
+
+/** Epoch milliseconds → the epoch seconds (fractional) of the wire. */
+export function epochSeconds(ms: number): number {
+  return ms / 1000;
+}
+
+function throughputDescription(throughput: ThroughputState): Record<string, unknown> {
+  const description: Record<string, unknown> = {};
+  if (throughput.lastIncreaseDateTime !== undefined)
+    description.LastIncreaseDateTime = epochSeconds(throughput.lastIncreaseDateTime);
+  if (throughput.lastDecreaseDateTime !== undefined)
+    description.LastDecreaseDateTime = epochSeconds(throughput.lastDecreaseDateTime);
+  description.NumberOfDecreasesToday = throughput.numberOfDecreasesToday;
+  description.ReadCapacityUnits = throughput.readCapacityUnits;
+  description.WriteCapacityUnits = throughput.writeCapacityUnits;
+  return description;
+}
+
+const ON_DEMAND_ZERO: ThroughputState = {
+  readCapacityUnits: 0,
+  writeCapacityUnits: 0,
+  numberOfDecreasesToday: 0,
+};
+
+function projectionDescription(projection: Projection): Record<string, unknown> {
+  const description: Record<string, unknown> = { ProjectionType: projection.ProjectionType };
+  if (projection.NonKeyAttributes !== undefined)
+    description.NonKeyAttributes = [...projection.NonKeyAttributes];
+  return description;
+}
+
+function onDemandDescription(value: OnDemandThroughputState): Record<string, unknown> {
+  const description: Record<string, unknown> = {};
+  if (value.maxReadRequestUnits !== undefined) description.MaxReadRequestUnits = value.maxReadRequestUnits;
+  if (value.maxWriteRequestUnits !== undefined) description.MaxWriteRequestUnits = value.maxWriteRequestUnits;
+  return description;
+}
+
+/** Warm throughput as requested; eddy has no warming, so it is ACTIVE at once. */
+function warmDescription(value: WarmThroughputState): Record<string, unknown> {
+  const description: Record<string, unknown> = {};
+  if (value.readUnitsPerSecond !== undefined) description.ReadUnitsPerSecond = value.readUnitsPerSecond;
+  if (value.writeUnitsPerSecond !== undefined) description.WriteUnitsPerSecond = value.writeUnitsPerSecond;
+  description.Status = 'ACTIVE';
+  return description;
+}
+
+function keySchemaCopy(index: { keySchema: { AttributeName: string; KeyType: string }[] }) {
+  return index.keySchema.map((element) => ({
+    AttributeName: element.AttributeName,
+    KeyType: element.KeyType,
+  }));
+}
+
+function localIndexDescription(index: SecondaryIndex): Record<string, unknown> {
+  return {
+    IndexName: index.name,
+    KeySchema: keySchemaCopy(index),
+    Projection: projectionDescription(index.projection),
+    IndexSizeBytes: index.items.bytes,
+    ItemCount: index.items.size,
+    IndexArn: index.arn,
+  };
+}
+
+function globalIndexDescription(index: SecondaryIndex): Record<string, unknown> {
+  const description: Record<string, unknown> = {
+    IndexName: index.name,
+    KeySchema: keySchemaCopy(index),
+    Projection: projectionDescription(index.projection),
+    IndexStatus: index.status,
+  };
+  // Backfilling appears only while an index added by UpdateTable is being filled (§3.2.3).
+  if (index.backfilling) description.Backfilling = true;
+  description.ProvisionedThroughput = throughputDescription(index.throughput ?? ON_DEMAND_ZERO);
+  description.IndexSizeBytes = index.items.bytes;
+  description.ItemCount = index.items.size;
+  description.IndexArn = index.arn;
+  if (index.onDemandThroughput !== undefined)
+    description.OnDemandThroughput = onDemandDescription(index.onDemandThroughput);
+  if (index.warmThroughput !== undefined) description.WarmThroughput = warmDescription(index.warmThroughput);
+  return description;
+}
+
+/**
+ * BillingModeSummary (and its twin TableThroughputModeSummary) appear for on-demand tables and
+ * for tables that were ever on demand. LastUpdateToPayPerRequestDateTime is set once the switch
+ * (or the creation) completes, so the CreateTable response has none (§3.1.9, §3.2.1).
+ */
+function billingSummaries(table: Table, description: Record<string, unknown>): void {
+  if (table.billingMode !== 'PAY_PER_REQUEST' && table.lastUpdateToPayPerRequestAt === undefined) return;
+  const since =
+    table.status === 'CREATING' || table.lastUpdateToPayPerRequestAt === undefined
+      ? undefined
+      : epochSeconds(table.lastUpdateToPayPerRequestAt);
+  description.BillingModeSummary = {
+    BillingMode: table.billingMode,
+    ...(since === undefined ? {} : { LastUpdateToPayPerRequestDateTime: since }),
+  };
+  description.TableThroughputModeSummary = {
+    TableThroughputMode: table.billingMode,
+    ...(since === undefined ? {} : { LastUpdateToPayPerRequestDateTime: since }),
+  };
+}
+
+/** The full TableDescription (CreateTable, DescribeTable, UpdateTable). */
+export function describeTable(table: Table): Record<string, unknown> {
+  const description: Record<string, unknown> = {
+    AttributeDefinitions: table.attributeDefinitions.map((definition) => ({
+      AttributeName: definition.AttributeName,
+      AttributeType: definition.AttributeType,
+    })),
+    TableName: table.name,
+    KeySchema: keySchemaCopy(table),
+    TableStatus: table.status,
+    CreationDateTime: epochSeconds(table.createdAt),
+    ProvisionedThroughput: throughputDescription(table.throughput),
+    TableSizeBytes: table.items.bytes,
+    ItemCount: table.items.size,
+    TableArn: table.arn,
+    TableId: table.tableId,
+  };
+  billingSummaries(table, description);
+  if (table.localSecondaryIndexes.size > 0)
+    description.LocalSecondaryIndexes = [...table.localSecondaryIndexes.values()].map(localIndexDescription);
+  if (table.globalSecondaryIndexes.size > 0)
+    description.GlobalSecondaryIndexes = [...table.globalSecondaryIndexes.values()].map(
+      globalIndexDescription,
+    );
+  const stream = table.stream;
+  if (stream !== undefined) {
+    description.StreamSpecification = stream.enabled
+      ? { StreamEnabled: true, StreamViewType: stream.viewType }
+      : { StreamEnabled: false };
+    description.LatestStreamLabel = stream.label;
+    description.LatestStreamArn = stream.arn;
+  }
+  if (table.sse !== undefined) {
+    description.SSEDescription = {
+      Status: 'ENABLED',
+      SSEType: table.sse.sseType,
+      KMSMasterKeyArn: table.sse.kmsMasterKeyArn,
+    };
+  }
+  if (table.tableClass !== undefined) description.TableClassSummary = { TableClass: table.tableClass };
+  description.DeletionProtectionEnabled = table.deletionProtectionEnabled;
+  if (table.onDemandThroughput !== undefined)
+    description.OnDemandThroughput = onDemandDescription(table.onDemandThroughput);
+  if (table.warmThroughput !== undefined) description.WarmThroughput = warmDescription(table.warmThroughput);
+  return description;
+}
+
+/**
+ * DeleteTable's TableDescription: status and counters only, no schema, creation time or index
+ * lists (spec §3.4.1).
+ */
+export function describeDeletedTable(table: Table): Record<string, unknown> {
+  const description: Record<string, unknown> = {
+    TableName: table.name,
+    TableStatus: table.status,
+    TableId: table.tableId,
+    TableArn: table.arn,
+    ItemCount: table.items.size,
+    TableSizeBytes: table.items.bytes,
+    ProvisionedThroughput: throughputDescription(table.throughput),
+  };
+  billingSummaries(table, description);
+  delete description.TableThroughputModeSummary;
+  return description;
+}

@@ -1,0 +1,53 @@
+import { type ConsumedCapacity, consumedCapacity, readUnits } from '../capacity.js';
+import { ValidationException } from '../errors/index.js';
+import { defineOperation } from '../operation.js';
+import type { Table } from '../store/table.js';
+import { encodeKey } from '../validations/keys.js';
+import {
+  type PreparedTransactGet,
+  type TransactGetItemsInput,
+  transactGetItemsShape,
+  validateTransactGetItems,
+} from '../validations/transactGetItems.js';
+import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
+
+/**
+ * TransactGetItems: a consistent read of up to 100 items; `Responses` align with the request and
+ * a missing item is an entry without `Item` (spec §7.3.7). Transactional reads cost double.
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
+ */
+export const transactGetItems = defineOperation({
+  name: 'TransactGetItems',
+  shape: transactGetItemsShape,
+  validate: validateTransactGetItems,
+  execute(context, input: TransactGetItemsInput, prepared: PreparedTransactGet) {
+    const { engine, region } = context;
+    const tables = input.TransactItems.map(({ Get }) => engine.dataPlaneTable(region, Get.TableName));
+    const keys = input.TransactItems.map(({ Get }, index) => encodeKey(Get.Key, tables[index]!.key));
+    const seen = new Set<string>();
+    keys.forEach((key, index) => {
+      const identity = `${tables[index]!.name}\u0000${key.hashKey.length}:${key.hashKey}${key.rangeKey}`;
+      if (seen.has(identity))
+        throw new ValidationException('Transaction request cannot include multiple operations on one item');
+      seen.add(identity);
+    });
+    const units = new Map<Table, number>();
+    const responses = keys.map((key, index) => {
+      const table = tables[index]!;
+      const projection = prepared.projections[index];
+      if (projection) checkKeyPathsAreScalar(projection.paths, table);
+      const stored = table.items.get(key.hashKey, key.rangeKey);
+      units.set(table, (units.get(table) ?? 0) + 2 * readUnits(stored?.size ?? 0, true));
+      if (stored === undefined) return {};
+      return { Item: projection ? projection.apply(stored.decode()) : stored };
+    });
+    const output: Record<string, unknown> = { Responses: responses };
+    if (input.ReturnConsumedCapacity !== undefined && input.ReturnConsumedCapacity !== 'NONE') {
+      const consumed: ConsumedCapacity[] = [];
+      for (const [table, total] of units)
+        consumed.push(consumedCapacity(input.ReturnConsumedCapacity, table.name, total)!);
+      output.ConsumedCapacity = consumed;
+    }
+    return output;
+  },
+});

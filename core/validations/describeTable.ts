@@ -1,0 +1,12 @@
+import { tableName } from './common.js';
+import type { Shape } from './shape.js';
+
+/**
+ * DescribeTable: TableName only (control-plane name checks, spec §2.5.2).
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
+ */
+export interface DescribeTableInput {
+  TableName: string;
+}
+
+export const describeTableShape: Record<string, Shape> = { TableName: tableName };

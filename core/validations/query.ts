@@ -1,0 +1,76 @@
+import { ValidationException } from '../errors/index.js';
+import { checkExpressionParameters, keyConditionsToParts } from '../expressions/index.js';
+import type { LegacyCondition } from '../expressions/legacy/index.js';
+import {
+  attributeMap,
+  attributesToGet,
+  conditionalOperator,
+  conditionMap,
+  expressionAttributeNames,
+  expressionAttributeValues,
+  expressionString,
+  indexName,
+  returnConsumedCapacity,
+  select,
+  tableName,
+} from './common.js';
+import type { Deserialized } from './deserialize.js';
+import {
+  checkSelect,
+  checkStartKeyValues,
+  type PreparedReadRequest,
+  prepareReadExpressions,
+  type ReadRequestInput,
+} from './readRequest.js';
+import type { Shape } from './shape.js';
+
+/** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html */
+export interface QueryInput extends ReadRequestInput {
+  KeyConditions?: Record<string, LegacyCondition>;
+  QueryFilter?: Record<string, LegacyCondition>;
+  ScanIndexForward?: boolean;
+  KeyConditionExpression?: string;
+}
+
+export const queryShape: Record<string, Shape> = {
+  TableName: tableName,
+  IndexName: indexName,
+  Select: select,
+  AttributesToGet: attributesToGet,
+  Limit: { kind: 'integer', min: 1 },
+  ConsistentRead: { kind: 'boolean' },
+  KeyConditions: conditionMap,
+  QueryFilter: conditionMap,
+  ConditionalOperator: conditionalOperator,
+  ScanIndexForward: { kind: 'boolean' },
+  ExclusiveStartKey: attributeMap(),
+  ReturnConsumedCapacity: returnConsumedCapacity,
+  ProjectionExpression: expressionString,
+  FilterExpression: expressionString,
+  KeyConditionExpression: expressionString,
+  ExpressionAttributeNames: expressionAttributeNames,
+  ExpressionAttributeValues: expressionAttributeValues,
+};
+
+/** Stateless checks of Query in the service's order (spec §8.3). */
+export function validateQuery(input: QueryInput, deserialized: Deserialized): PreparedReadRequest {
+  checkExpressionParameters('Query', input as unknown as Record<string, unknown>);
+  const queryFilterProblem = deserialized.attributeProblems.get('QueryFilter');
+  if (queryFilterProblem) throw new ValidationException(queryFilterProblem.message);
+  checkSelect(input, '1 validation error detected: ');
+  checkStartKeyValues(deserialized);
+  if (input.KeyConditions === undefined && input.KeyConditionExpression === undefined) {
+    throw new ValidationException(
+      'Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.',
+    );
+  }
+  const keyConditionsProblem = deserialized.attributeProblems.get('KeyConditions');
+  if (keyConditionsProblem) throw new ValidationException(keyConditionsProblem.message);
+  const legacyKeyConditions = input.KeyConditions ? keyConditionsToParts(input.KeyConditions) : undefined;
+  return prepareReadExpressions(
+    input,
+    deserialized,
+    { name: 'QueryFilter', value: input.QueryFilter },
+    legacyKeyConditions,
+  );
+}

@@ -1,0 +1,138 @@
+import { ValidationException } from '../errors/index.js';
+import {
+  type ConditionExpression,
+  checkExpressionAttributeNames,
+  checkExpressionAttributeValues,
+  conditionFromFilter,
+  ExpressionScope,
+  type KeyConditionPart,
+  type ProjectionPlan,
+  projectionFromAttributesToGet,
+} from '../expressions/index.js';
+import type { LegacyCondition } from '../expressions/legacy/index.js';
+import type { AttributeMap } from '../model/attributeValue.js';
+import { NumberMessages } from '../model/number.js';
+import { AttributeMessages } from '../model/parseAttributeValue.js';
+import type { Deserialized } from './deserialize.js';
+
+/** Query and Scan share most of their request: filters, projections, Select, ExclusiveStartKey. */
+export interface ReadRequestInput {
+  TableName: string;
+  IndexName?: string;
+  Select?: 'ALL_ATTRIBUTES' | 'ALL_PROJECTED_ATTRIBUTES' | 'SPECIFIC_ATTRIBUTES' | 'COUNT';
+  AttributesToGet?: string[];
+  Limit?: number;
+  ConsistentRead?: boolean;
+  ConditionalOperator?: 'AND' | 'OR';
+  ExclusiveStartKey?: AttributeMap;
+  ReturnConsumedCapacity?: 'INDEXES' | 'TOTAL' | 'NONE';
+  ProjectionExpression?: string;
+  FilterExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: AttributeMap;
+}
+
+export type SelectValue = NonNullable<ReadRequestInput['Select']>;
+
+/**
+ * Select rules (spec §6.3.1). Query prefixes these messages with `1 validation error detected: `,
+ * Scan does not.
+ */
+export function checkSelect(input: ReadRequestInput, prefix: string): void {
+  const projectionName =
+    input.ProjectionExpression !== undefined
+      ? 'ProjectionExpression'
+      : input.AttributesToGet !== undefined
+        ? 'AttributesToGet'
+        : undefined;
+  const fail = (message: string) => {
+    throw new ValidationException(prefix + message);
+  };
+  switch (input.Select) {
+    case 'SPECIFIC_ATTRIBUTES':
+      if (projectionName === undefined) {
+        fail(
+          'Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES',
+        );
+      }
+      break;
+    case 'COUNT':
+      if (projectionName) fail(`Cannot specify the ${projectionName} when choosing to get only the Count`);
+      break;
+    case 'ALL_ATTRIBUTES':
+      if (projectionName) fail(`Cannot specify the ${projectionName} when choosing to get ALL_ATTRIBUTES`);
+      break;
+    case 'ALL_PROJECTED_ATTRIBUTES':
+      if (projectionName)
+        fail(`Cannot specify the ${projectionName} when choosing to get ALL_PROJECTED_ATTRIBUTES`);
+      if (input.IndexName === undefined)
+        fail('ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName');
+      break;
+  }
+}
+
+/**
+ * ExclusiveStartKey AttributeValue problems carry `The provided starting key is invalid: `,
+ * except number, number-set and duplicate errors (spec §6.2.5).
+ */
+export function checkStartKeyValues(deserialized: Deserialized): void {
+  const problem = deserialized.attributeProblems.get('ExclusiveStartKey');
+  if (problem === undefined) return;
+  const message = problem.message;
+  const unprefixed =
+    message.startsWith('The parameter cannot be converted') ||
+    message === NumberMessages.overflow ||
+    message === NumberMessages.underflow ||
+    message === NumberMessages.tooManyDigits ||
+    message === AttributeMessages.duplicateNumbers ||
+    message.includes('contains duplicates') ||
+    message === AttributeMessages.emptyNumberSet;
+  throw new ValidationException(unprefixed ? message : `The provided starting key is invalid: ${message}`);
+}
+
+export interface PreparedReadRequest {
+  filter: ConditionExpression | undefined;
+  /** Where the filter came from, for the key-attribute message (spec §6.1.4). */
+  filterKind: 'Filter Expression' | 'QueryFilter' | 'ScanFilter' | undefined;
+  projection: ProjectionPlan | undefined;
+  keyConditions: KeyConditionPart[] | undefined;
+  select: SelectValue | undefined;
+}
+
+/**
+ * Parses a Query/Scan's expressions in the service's order (spec §8.2, §8.3): names, values,
+ * KeyCondition, Filter, Projection, then unused names and values.
+ */
+export function prepareReadExpressions(
+  input: ReadRequestInput & { KeyConditionExpression?: string },
+  deserialized: Deserialized,
+  legacyFilter: { name: 'QueryFilter' | 'ScanFilter'; value: Record<string, LegacyCondition> | undefined },
+  legacyKeyConditions: KeyConditionPart[] | undefined,
+): PreparedReadRequest {
+  let filter: ConditionExpression | undefined;
+  let filterKind: PreparedReadRequest['filterKind'];
+  let projection: ProjectionPlan | undefined;
+  if (legacyFilter.value !== undefined) {
+    filter = conditionFromFilter(legacyFilter.value, input.ConditionalOperator);
+    filterKind = legacyFilter.name;
+  }
+  if (input.AttributesToGet !== undefined) projection = projectionFromAttributesToGet(input.AttributesToGet);
+  checkExpressionAttributeNames(input.ExpressionAttributeNames);
+  checkExpressionAttributeValues(
+    input.ExpressionAttributeValues,
+    deserialized.attributeProblems.get('ExpressionAttributeValues'),
+  );
+  const scope = new ExpressionScope(input.ExpressionAttributeNames, input.ExpressionAttributeValues);
+  let keyConditions = legacyKeyConditions;
+  if (input.KeyConditionExpression !== undefined)
+    keyConditions = scope.parseKeyCondition(input.KeyConditionExpression);
+  if (input.FilterExpression !== undefined) {
+    filter = scope.parseCondition(input.FilterExpression, 'Filter');
+    filterKind = 'Filter Expression';
+  }
+  if (input.ProjectionExpression !== undefined)
+    projection = scope.parseProjection(input.ProjectionExpression);
+  scope.checkUnused();
+  const select = input.Select ?? (projection ? 'SPECIFIC_ATTRIBUTES' : undefined);
+  return { filter, filterKind, projection, keyConditions, select };
+}

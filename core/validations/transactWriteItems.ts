@@ -1,0 +1,154 @@
+import { ValidationException } from '../errors/index.js';
+import type { ConditionExpression, UpdatePlan } from '../expressions/index.js';
+import type { AttributeMap } from '../model/attributeValue.js';
+import {
+  attributeMap,
+  expressionAttributeNames,
+  expressionAttributeValues,
+  expressionString,
+  returnConsumedCapacity,
+  returnItemCollectionMetrics,
+  returnValuesOnConditionCheckFailure,
+  tableName,
+} from './common.js';
+import type { Deserialized } from './deserialize.js';
+import { prepareWriteCondition } from './putItem.js';
+import type { Shape, StructureShape } from './shape.js';
+
+/** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html */
+interface ActionBase {
+  TableName: string;
+  ConditionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: AttributeMap;
+  ReturnValuesOnConditionCheckFailure?: 'ALL_OLD' | 'NONE';
+}
+export interface TransactPut extends ActionBase {
+  Item: AttributeMap;
+}
+export interface TransactKeyed extends ActionBase {
+  Key: AttributeMap;
+}
+export interface TransactUpdate extends TransactKeyed {
+  UpdateExpression: string;
+}
+export interface TransactWriteItem {
+  ConditionCheck?: TransactKeyed;
+  Put?: TransactPut;
+  Delete?: TransactKeyed;
+  Update?: TransactUpdate;
+}
+export interface TransactWriteItemsInput {
+  TransactItems: TransactWriteItem[];
+  ReturnConsumedCapacity?: 'INDEXES' | 'TOTAL' | 'NONE';
+  ReturnItemCollectionMetrics?: 'SIZE' | 'NONE';
+  ClientRequestToken?: string;
+}
+
+/** 100 actions per transaction (25 before September 2022), spec §7.3.1. */
+export const MAX_TRANSACTION_ACTIONS = 100;
+/** The request payload limit (spec §7.3.3): item sizes touched do not count. */
+export const MAX_TRANSACTION_PAYLOAD_BYTES = 4 * 1024 * 1024;
+
+const expressionMembers = {
+  TableName: tableName,
+  ConditionExpression: expressionString,
+  ExpressionAttributeNames: expressionAttributeNames,
+  ExpressionAttributeValues: expressionAttributeValues,
+  ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
+};
+
+const action = (name: string, members: Record<string, Shape>): StructureShape => ({
+  kind: 'structure',
+  name,
+  members: { ...expressionMembers, ...members },
+});
+
+export const transactWriteItemsShape: Record<string, Shape> = {
+  TransactItems: {
+    kind: 'list',
+    required: true,
+    minLength: 1,
+    maxLength: MAX_TRANSACTION_ACTIONS,
+    member: {
+      kind: 'structure',
+      name: 'TransactWriteItem',
+      members: {
+        ConditionCheck: action('ConditionCheck', {
+          Key: attributeMap(true),
+          ConditionExpression: { kind: 'string', required: true },
+        }),
+        Put: action('Put', { Item: attributeMap(true) }),
+        Delete: action('Delete', { Key: attributeMap(true) }),
+        Update: action('Update', {
+          Key: attributeMap(true),
+          UpdateExpression: { kind: 'string', required: true },
+        }),
+      },
+    },
+  },
+  ReturnConsumedCapacity: returnConsumedCapacity,
+  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
+  ClientRequestToken: { kind: 'string', minLength: 1, maxLength: 36 },
+};
+
+export type ActionKind = 'ConditionCheck' | 'Put' | 'Delete' | 'Update';
+
+export interface PreparedAction {
+  kind: ActionKind;
+  request: ActionBase & { Item?: AttributeMap; Key?: AttributeMap };
+  condition: ConditionExpression | undefined;
+  update: UpdatePlan | undefined;
+}
+
+export interface PreparedTransactWrite {
+  actions: PreparedAction[];
+  /** Canonical text of the request without its token, for idempotency (spec §7.3.4). */
+  fingerprint: string;
+}
+
+/** JSON with object keys sorted: two identical requests give identical text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const NO_PROBLEMS: Deserialized = { input: {}, attributeProblems: new Map(), raw: {} };
+
+/**
+ * Whole-request checks of a transaction (spec §7.3.6): they answer ValidationException without
+ * the `1 validation error detected: ` prefix; per-action problems found against stored data
+ * cancel the transaction instead.
+ */
+export function validateTransactWriteItems(
+  input: TransactWriteItemsInput,
+  deserialized: Deserialized,
+): PreparedTransactWrite {
+  const { ClientRequestToken: _token, ...rest } = deserialized.raw;
+  const fingerprint = canonicalJson(rest);
+  if (Buffer.byteLength(JSON.stringify(deserialized.raw)) > MAX_TRANSACTION_PAYLOAD_BYTES) {
+    throw new ValidationException('Transaction request size cannot exceed 4 MB.');
+  }
+  const problem = deserialized.attributeProblems.get('TransactItems');
+  if (problem) throw new ValidationException(problem.message);
+  const actions = input.TransactItems.map((item): PreparedAction => {
+    const kinds = (['ConditionCheck', 'Put', 'Delete', 'Update'] as const).filter(
+      (kind) => item[kind] !== undefined,
+    );
+    if (kinds.length !== 1) {
+      throw new ValidationException('TransactItems can only contain one of Check, Put, Update or Delete');
+    }
+    const kind = kinds[0]!;
+    const request = item[kind]!;
+    let update: UpdatePlan | undefined;
+    const condition = prepareWriteCondition(request, NO_PROBLEMS, (scope) => {
+      if (kind === 'Update') update = scope.parseUpdate((request as TransactUpdate).UpdateExpression);
+    });
+    return { kind, request, condition, update };
+  });
+  return { actions, fingerprint };
+}
