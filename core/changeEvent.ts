@@ -1,5 +1,6 @@
 import type { AttributeMap, Item } from './model/attributeValue.js';
 import { itemSize } from './model/itemSize.js';
+import { rememberStored } from './store/storedImages.js';
 import type { StoredItem } from './store/storedItem.js';
 
 /**
@@ -54,13 +55,19 @@ export class ChangeEvent {
 
   /** The item before the change (decoded on first use). */
   get oldImage(): Item | undefined {
-    if (this.decodedOld === undefined && this.oldItem) this.decodedOld = this.oldItem.decode();
+    if (this.decodedOld === undefined && this.oldItem) {
+      this.decodedOld = this.oldItem.decode();
+      rememberStored(this.decodedOld, this.oldItem);
+    }
     return this.decodedOld;
   }
 
   /** The item after the change (decoded on first use). */
   get newImage(): Item | undefined {
-    if (this.decodedNew === undefined && this.newItem) this.decodedNew = this.newItem.decode();
+    if (this.decodedNew === undefined && this.newItem) {
+      this.decodedNew = this.newItem.decode();
+      rememberStored(this.decodedNew, this.newItem);
+    }
     return this.decodedNew;
   }
 

@@ -9,6 +9,7 @@ import {
   UnknownOperationException,
   ValidationException,
 } from './errors/index.js';
+import { type GlobalIndexMode, IndexMaintenance } from './indexes/maintenance.js';
 import type { ActionContext, OperationDefinition, RequestContext } from './operation.js';
 import { Region } from './store/region.js';
 import type { StoredItem } from './store/storedItem.js';
@@ -32,6 +33,12 @@ export interface EngineOptions {
   transientStatusDelayMs?: number;
   /** Called with errors that are eddy's bugs (answered as InternalServerError). */
   onInternalError?: (error: unknown, operation: string) => void;
+  /**
+   * Who maintains global secondary indexes: `'synchronous'` (default for a bare engine) updates
+   * them inside each commit; `'external'` leaves them to the gsi-maintainer function reading the
+   * change feed, eventually consistent as in DynamoDB (the local stack wires that).
+   */
+  globalIndexes?: GlobalIndexMode;
 }
 
 /** One write the commit point applies: an item key and what the item becomes. */
@@ -71,6 +78,9 @@ export class Engine {
   private readonly onInternalError: (error: unknown, operation: string) => void;
   private sequence = 0;
   private commitCounter = 0;
+  /** Secondary index upkeep (local indexes in the commit; global ones per `globalIndexes`). */
+  readonly indexes: IndexMaintenance;
+  private readonly settlers = new Set<() => Promise<void>>();
 
   constructor(options: EngineOptions = {}) {
     this.clock = options.clock ?? new SystemClock();
@@ -78,6 +88,28 @@ export class Engine {
     this.defaultRegion = options.region ?? 'us-east-1';
     this.transientStatusDelayMs = options.transientStatusDelayMs ?? 0;
     this.onInternalError = options.onInternalError ?? (() => {});
+    this.indexes = new IndexMaintenance(options.globalIndexes ?? 'synchronous');
+  }
+
+  /**
+   * Registers background work that `settled()` waits for (index maintenance, mappings...).
+   * Returns the unregister function.
+   */
+  addSettler(settle: () => Promise<void>): () => void {
+    this.settlers.add(settle);
+    return () => this.settlers.delete(settle);
+  }
+
+  /**
+   * Resolves when background work has caught up with every commit made so far: global indexes
+   * reflect the table, mappings have drained. Loops until nothing is left to do.
+   */
+  async settled(): Promise<void> {
+    for (let round = 0; round < 1000; round++) {
+      const before = this.sequence;
+      for (const settle of [...this.settlers]) await settle();
+      if (this.sequence === before) return;
+    }
   }
 
   /** The tables of one account and region (created on first use). */
@@ -217,20 +249,25 @@ export class Engine {
       if (next === undefined) table.items.delete(key.hashKey, key.rangeKey);
       else table.items.set(key.hashKey, key.rangeKey, next);
       const eventName = previous === undefined ? 'INSERT' : next === undefined ? 'REMOVE' : 'MODIFY';
-      events.push(
-        new ChangeEvent(
-          ++this.sequence,
-          commitId,
-          table.ref(region.accountId, region.name),
-          eventName,
-          key.keys,
-          `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`,
-          previous,
-          next,
-          at,
-          identity,
-        ),
+      const event = new ChangeEvent(
+        ++this.sequence,
+        commitId,
+        table.ref(region.accountId, region.name),
+        eventName,
+        key.keys,
+        `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`,
+        previous,
+        next,
+        at,
+        identity,
       );
+      this.indexes.onWrite(
+        table,
+        write,
+        () => event.oldImage,
+        () => event.newImage,
+      );
+      events.push(event);
     }
     for (const event of events) this.emit(event);
     return events;

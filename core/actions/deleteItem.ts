@@ -46,7 +46,7 @@ export const deleteItem = defineOperation({
     withOptional(
       output,
       'ConsumedCapacity',
-      writeCapacity(input.ReturnConsumedCapacity, table, write.previous, undefined),
+      writeCapacity(input.ReturnConsumedCapacity, context.engine, table, write.previous, undefined),
     );
     withOptional(
       output,

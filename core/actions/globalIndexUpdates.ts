@@ -260,6 +260,7 @@ export function applyGlobalIndexUpdates(
   billing: BillingSwitch,
   now: () => number,
   completions: (() => void)[],
+  startBackfill: (index: SecondaryIndex) => Promise<void> | 'done',
 ): void {
   if (plan.create !== undefined) {
     const create = plan.create;
@@ -277,7 +278,13 @@ export function applyGlobalIndexUpdates(
     }
     const index = newGlobalIndex(table, create, table.attributeDefinitions, true);
     table.globalSecondaryIndexes.set(index.name, index);
-    completions.push(() => markIndexActive(table, index));
+    // The backfill starts now; the index turns ACTIVE once it is done and the transient delay
+    // has passed (spec §3.2.3).
+    const backfill = startBackfill(index);
+    completions.push(() => {
+      if (backfill === 'done') markIndexActive(table, index);
+      else void backfill.then(() => markIndexActive(table, index));
+    });
   }
   if (plan.delete !== undefined) {
     const index = plan.delete;

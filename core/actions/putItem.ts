@@ -54,7 +54,7 @@ export const putItem = defineOperation({
     withOptional(
       output,
       'ConsumedCapacity',
-      writeCapacity(input.ReturnConsumedCapacity, table, write.previous, write.next),
+      writeCapacity(input.ReturnConsumedCapacity, context.engine, table, write.previous, write.next),
     );
     withOptional(
       output,

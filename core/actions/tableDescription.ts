@@ -1,3 +1,4 @@
+import { indexSizeBytes } from '../indexes/projection.js';
 import type {
   OnDemandThroughputState,
   Projection,
@@ -76,7 +77,7 @@ function localIndexDescription(index: SecondaryIndex): Record<string, unknown> {
     IndexName: index.name,
     KeySchema: keySchemaCopy(index),
     Projection: projectionDescription(index.projection),
-    IndexSizeBytes: index.items.bytes,
+    IndexSizeBytes: indexSizeBytes(index),
     ItemCount: index.items.size,
     IndexArn: index.arn,
   };
@@ -92,7 +93,7 @@ function globalIndexDescription(index: SecondaryIndex): Record<string, unknown> 
   // Backfilling appears only while an index added by UpdateTable is being filled (§3.2.3).
   if (index.backfilling) description.Backfilling = true;
   description.ProvisionedThroughput = throughputDescription(index.throughput ?? ON_DEMAND_ZERO);
-  description.IndexSizeBytes = index.items.bytes;
+  description.IndexSizeBytes = indexSizeBytes(index);
   description.ItemCount = index.items.size;
   description.IndexArn = index.arn;
   if (index.onDemandThroughput !== undefined)

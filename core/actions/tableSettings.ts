@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { ScalarKeyType } from '../model/attributeValue.js';
+import { partitionScanKey } from '../model/keyCodec.js';
 import { ItemStore } from '../store/itemStore.js';
 import {
   type AttributeDefinition,
@@ -72,6 +74,14 @@ export function warmOf(value: WarmThroughputInput | undefined): WarmThroughputSt
   return { readUnitsPerSecond: value.ReadUnitsPerSecond, writeUnitsPerSecond: value.WriteUnitsPerSecond };
 }
 
+/**
+ * Index entries: partitions by index hash key, in the service's hash order for Scan; every entry
+ * has a sort key (index sort value ‖ table-key tie-breaker, core/indexes/entryKey.ts).
+ */
+function indexItemStore(hashType: ScalarKeyType): ItemStore {
+  return new ItemStore(true, (hashKey) => partitionScanKey(hashType, hashKey));
+}
+
 /** An LSI: keyed like the table's partition, ACTIVE with the table (LSIs show no IndexStatus). */
 export function newLocalIndex(
   table: Table,
@@ -89,7 +99,7 @@ export function newLocalIndex(
     status: 'ACTIVE',
     backfilling: false,
     throughput: undefined,
-    items: new ItemStore(true),
+    items: indexItemStore(keyShapeOf(keySchema, definitions).hash.type),
   };
 }
 
@@ -116,7 +126,7 @@ export function newGlobalIndex(
     status: 'CREATING',
     backfilling,
     throughput: throughputOf(index.ProvisionedThroughput),
-    items: new ItemStore(key.range !== undefined),
+    items: indexItemStore(key.hash.type),
     onDemandThroughput: onDemandOf(index.OnDemandThroughput),
     warmThroughput: warmOf(index.WarmThroughput),
   };

@@ -125,7 +125,7 @@ export const updateItem = defineOperation({
     withOptional(
       output,
       'ConsumedCapacity',
-      writeCapacity(input.ReturnConsumedCapacity, table, write.previous, write.next),
+      writeCapacity(input.ReturnConsumedCapacity, context.engine, table, write.previous, write.next),
     );
     withOptional(
       output,

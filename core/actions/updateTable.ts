@@ -144,7 +144,9 @@ export const updateTable = defineOperation<UpdateTableInput, Record<string, unkn
     } else if (requested !== undefined) {
       completions.push(beginThroughputChange(table.throughput, requested, now));
     }
-    applyGlobalIndexUpdates(table, input, plan, billing, now, completions);
+    applyGlobalIndexUpdates(table, input, plan, billing, now, completions, (index) =>
+      engine.indexes.backfill(table, index),
+    );
     const stream = input.StreamSpecification;
     if (stream?.StreamEnabled) startStream(table, stream.StreamViewType as StreamViewType, now());
     else if (stream !== undefined) table.stream!.enabled = false;

@@ -59,7 +59,23 @@ export interface KeyConditionPart {
   readonly values: readonly AttributeValue[];
 }
 
+/**
+ * A KeyConditionExpression that passed the grammar checks (spec §5.2, §8.6). `parts()` applies the
+ * stateless key rules of spec §6.1.2 and throws their errors; Query calls it after every
+ * expression of the request is parsed and the unused names/values are checked (spec §8.3).
+ */
+export interface KeyConditionPlan {
+  /** Every document path the key condition reads. */
+  readonly paths: readonly DocumentPath[];
+  /** The key condition as a condition on items (used by tests and index maintenance). */
+  readonly condition: ConditionExpression;
+  parts(): KeyConditionPart[];
+}
+
+export { clearExpressionCache } from './cache.js';
+export type { AttributeValueUpdate, ExpectedAttributeValue, LegacyCondition } from './legacy/index.js';
 export {
+  checkKeyConditions,
   conditionFromExpected,
   conditionFromFilter,
   keyConditionsToParts,
@@ -70,6 +86,8 @@ export {
   checkExpressionAttributeNames,
   checkExpressionAttributeValues,
   checkExpressionParameters,
+  EXPRESSION_PARAMETER_RULES,
   type ExpressionParameterRules,
 } from './parameters.js';
+export { isReservedWord, RESERVED_WORDS } from './reservedWords.js';
 export { ExpressionScope } from './scope.js';

@@ -21,9 +21,13 @@ export function compareUtf8(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** Surrogates (0xD800–0xDFFF) stand for code points above 0xFFFF: rank them after 0xE000–0xFFFF. */
+/**
+ * Surrogates (0xD800–0xDFFF) stand for code points above 0xFFFF: rank them after 0xE000–0xFFFF,
+ * which move down to make room (the same mapping as `utf8OrderedString`).
+ */
 function codePointRank(codeUnit: number): number {
-  return codeUnit >= 0xd800 && codeUnit <= 0xdfff ? codeUnit + 0x2000 : codeUnit;
+  if (codeUnit >= 0xd800 && codeUnit <= 0xdfff) return codeUnit + 0x2000;
+  return codeUnit >= 0xe000 ? codeUnit - 0x800 : codeUnit;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ValidationException } from '../errors/index.js';
-import { checkExpressionParameters, keyConditionsToParts } from '../expressions/index.js';
+import { checkExpressionParameters, checkKeyConditions } from '../expressions/index.js';
 import type { LegacyCondition } from '../expressions/legacy/index.js';
 import {
   attributeMap,
@@ -66,11 +66,14 @@ export function validateQuery(input: QueryInput, deserialized: Deserialized): Pr
   }
   const keyConditionsProblem = deserialized.attributeProblems.get('KeyConditions');
   if (keyConditionsProblem) throw new ValidationException(keyConditionsProblem.message);
-  const legacyKeyConditions = input.KeyConditions ? keyConditionsToParts(input.KeyConditions) : undefined;
+  // Legacy KeyConditions: stateless checks now; turned into parts after the table lookup, where
+  // their non-indexable operators are refused (spec §6.1.3, §8.3).
+  if (input.KeyConditions) checkKeyConditions(input.KeyConditions);
   return prepareReadExpressions(
     input,
     deserialized,
     { name: 'QueryFilter', value: input.QueryFilter },
-    legacyKeyConditions,
+    undefined,
+    'Query',
   );
 }

@@ -108,6 +108,7 @@ export function prepareReadExpressions(
   deserialized: Deserialized,
   legacyFilter: { name: 'QueryFilter' | 'ScanFilter'; value: Record<string, LegacyCondition> | undefined },
   legacyKeyConditions: KeyConditionPart[] | undefined,
+  operation: 'Query' | 'Scan',
 ): PreparedReadRequest {
   let filter: ConditionExpression | undefined;
   let filterKind: PreparedReadRequest['filterKind'];
@@ -121,6 +122,7 @@ export function prepareReadExpressions(
   checkExpressionAttributeValues(
     input.ExpressionAttributeValues,
     deserialized.attributeProblems.get('ExpressionAttributeValues'),
+    operation,
   );
   const scope = new ExpressionScope(input.ExpressionAttributeNames, input.ExpressionAttributeValues);
   let keyConditions = legacyKeyConditions;

@@ -82,5 +82,6 @@ export function validateScan(input: ScanInput, deserialized: Deserialized): Prep
     deserialized,
     { name: 'ScanFilter', value: input.ScanFilter },
     undefined,
+    'Scan',
   );
 }

@@ -4,6 +4,7 @@ import {
   type ReturnConsumedCapacity,
   writeUnits,
 } from '../../capacity.js';
+import type { Engine } from '../../engine.js';
 import { ConditionalCheckFailedException } from '../../errors/index.js';
 import type { ConditionExpression } from '../../expressions/index.js';
 import type { Item } from '../../model/attributeValue.js';
@@ -29,17 +30,23 @@ export function checkCondition(
 }
 
 /**
- * Write capacity: ⌈larger of old and new item / 1 KB⌉, minimum 1 (spec §4.3.2), plus index
- * writes (spec §4.3.4, computed by the index module once tables have indexes).
+ * Write capacity: ⌈larger of old and new item / 1 KB⌉, minimum 1 (spec §4.3.2), plus the index
+ * writes the change causes (spec §4.3.4). Images are decoded only when capacity is asked for and
+ * the table has indexes.
  */
 export function writeCapacity(
   mode: ReturnConsumedCapacity | undefined,
+  engine: Engine,
   table: Table,
   previous: StoredItem | undefined,
   next: StoredItem | undefined,
-  indexes: IndexCapacity = {},
 ) {
+  if (mode === undefined || mode === 'NONE') return undefined;
   const size = Math.max(previous?.size ?? 0, next?.size ?? 0);
+  let indexes: IndexCapacity = {};
+  if (table.globalSecondaryIndexes.size + table.localSecondaryIndexes.size > 0) {
+    indexes = engine.indexes.writeCapacity(table, previous?.decode(), next?.decode());
+  }
   return consumedCapacity(mode, table.name, writeUnits(size), indexes);
 }
 

@@ -1,0 +1,195 @@
+import { ValidationException } from '../../errors/index.js';
+import {
+  entryKeyOf,
+  entryLowerBound,
+  entrySortValue,
+  entryUpperBound,
+  escapePart,
+} from '../../indexes/entryKey.js';
+import { projectedNames } from '../../indexes/projection.js';
+import { type AttributeMap, getAttribute, newAttributeMap } from '../../model/attributeValue.js';
+import { decodeKeyValue, encodeKeyValue, partitionScanKey } from '../../model/keyCodec.js';
+import type { ItemStore } from '../../store/itemStore.js';
+import type { StoredItem } from '../../store/storedItem.js';
+import type { KeyDefinition, KeyShape, SecondaryIndex, Table } from '../../store/table.js';
+
+/**
+ * What a Query or Scan reads: the table, or one of its indexes. Index entries are keyed by index
+ * sort value ‖ table-key tie-breaker (core/indexes/entryKey.ts); this adapts bounds, start keys
+ * and LastEvaluatedKey to that layout so the readers stay the same for both.
+ */
+export interface ReadTarget {
+  readonly table: Table;
+  readonly index: SecondaryIndex | undefined;
+  readonly store: ItemStore;
+  /** The key conditions' schema: the index key, or the table key. */
+  readonly key: KeyShape;
+  /** Every key attribute a start key must hold (index key + table key for an index). */
+  readonly startKeyAttributes: readonly KeyDefinition[];
+  /** The encoded sort value of a stored entry's sort key. */
+  sortValueOf(storeRangeKey: string): string;
+  /** First store key whose sort value is ≥ an encoded sort value (or starts with a prefix). */
+  lowerStart(encodedValue: string): string;
+  /** A store key above every entry whose sort value is ≤ an encoded sort value. */
+  upperStart(encodedValue: string): string;
+  /** The store position of a (well-formed) start key. */
+  positionOf(startKey: AttributeMap): { hashKey: string; rangeKey: string };
+  /** The partition's place in scan order. */
+  scanKeyOf(hashKey: string): string;
+  /** LastEvaluatedKey of an entry. */
+  lastKeyOf(hashKey: string, rangeKey: string, item: StoredItem): AttributeMap;
+}
+
+function scalar(map: AttributeMap, definition: KeyDefinition): string {
+  return (getAttribute(map, definition.name) as Record<string, string>)[definition.type]!;
+}
+
+function tableTarget(table: Table): ReadTarget {
+  const definitions = [table.key.hash, table.key.range].filter((definition) => definition !== undefined);
+  return {
+    table,
+    index: undefined,
+    store: table.items,
+    key: table.key,
+    startKeyAttributes: definitions,
+    sortValueOf: (rangeKey) => rangeKey,
+    lowerStart: (value) => value,
+    upperStart: (value) => value,
+    positionOf: (startKey) => ({
+      hashKey: encodeKeyValue(table.key.hash.type, scalar(startKey, table.key.hash)),
+      rangeKey: table.key.range
+        ? encodeKeyValue(table.key.range.type, scalar(startKey, table.key.range))
+        : '',
+    }),
+    scanKeyOf: (hashKey) => partitionScanKey(table.key.hash.type, hashKey),
+    lastKeyOf: (hashKey, rangeKey) => {
+      const key = newAttributeMap();
+      key[table.key.hash.name] = {
+        [table.key.hash.type]: decodeKeyValue(table.key.hash.type, hashKey),
+      } as never;
+      if (table.key.range) {
+        key[table.key.range.name] = {
+          [table.key.range.type]: decodeKeyValue(table.key.range.type, rangeKey),
+        } as never;
+      }
+      return key;
+    },
+  };
+}
+
+function indexTarget(table: Table, index: SecondaryIndex): ReadTarget {
+  const attributes: KeyDefinition[] = [];
+  for (const definition of [index.key.hash, index.key.range, table.key.hash, table.key.range]) {
+    if (definition && !attributes.some((known) => known.name === definition.name))
+      attributes.push(definition);
+  }
+  return {
+    table,
+    index,
+    store: index.items,
+    key: index.key,
+    startKeyAttributes: attributes,
+    sortValueOf: entrySortValue,
+    lowerStart: (value) => (value === '' ? '' : escapePart(value)),
+    upperStart: entryUpperBound,
+    positionOf: (startKey) => {
+      const entry = entryKeyOf(index, table, startKey);
+      if (entry === undefined) throw new ValidationException('The provided starting key is invalid');
+      return entry;
+    },
+    scanKeyOf: (hashKey) => partitionScanKey(index.key.hash.type, hashKey),
+    lastKeyOf: (_hashKey, _rangeKey, item) => {
+      const decoded = item.decode();
+      const key = newAttributeMap();
+      for (const definition of attributes) {
+        const value = getAttribute(decoded, definition.name);
+        if (value !== undefined) key[definition.name] = value;
+      }
+      return key;
+    },
+  };
+}
+
+/** Kept for readers that want the lower bound of an exact sort value. */
+export const exactLowerBound = entryLowerBound;
+
+/**
+ * Resolves IndexName for a read (spec §6.3.2): unknown or deleting indexes, consistent reads on a
+ * GSI, and a GSI still backfilling are refused.
+ */
+export function resolveReadTarget(
+  table: Table,
+  indexName: string | undefined,
+  consistentRead: boolean | undefined,
+): ReadTarget {
+  if (indexName === undefined) return tableTarget(table);
+  const index = table.globalSecondaryIndexes.get(indexName) ?? table.localSecondaryIndexes.get(indexName);
+  if (index === undefined || index.status === 'DELETING') {
+    throw new ValidationException(`The table does not have the specified index: ${indexName}`);
+  }
+  if (index.kind === 'GSI') {
+    if (consistentRead)
+      throw new ValidationException('Consistent reads are not supported on global secondary indexes');
+    if (index.backfilling)
+      throw new ValidationException('Cannot read from backfilling global secondary index');
+  }
+  return indexTarget(table, index);
+}
+
+/** ExclusiveStartKey must hold exactly the target's key attributes, correctly typed (spec §6.2.5). */
+export function checkStartKeyShape(
+  target: ReadTarget,
+  startKey: AttributeMap,
+  messages: { count: string; type: string },
+): void {
+  const names = Object.keys(startKey);
+  if (names.length !== target.startKeyAttributes.length) throw new ValidationException(messages.count);
+  for (const definition of target.startKeyAttributes) {
+    const value = getAttribute(startKey, definition.name);
+    if (value === undefined) throw new ValidationException(messages.count);
+    if (!(definition.type in value)) throw new ValidationException(messages.type);
+  }
+}
+
+/**
+ * Select and attribute checks against an index's projection (spec §6.3.1, §6.3.2): ALL_ATTRIBUTES
+ * needs an ALL projection on a GSI, and a GSI cannot return attributes it does not project (an
+ * LSI fetches them from the table).
+ */
+export function checkProjectionSupport(
+  target: ReadTarget,
+  select: string | undefined,
+  requested: readonly string[] | undefined,
+): { fetchFromTable: boolean } {
+  const { index, table } = target;
+  if (index === undefined) return { fetchFromTable: false };
+  const projected = projectedNames(index, table);
+  if (projected === undefined) return { fetchFromTable: false };
+  if (select === 'ALL_ATTRIBUTES') {
+    if (index.kind === 'GSI') {
+      throw new ValidationException(
+        `One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index ${index.name} because its projection type is not ALL`,
+      );
+    }
+    return { fetchFromTable: true };
+  }
+  const missing = (requested ?? []).filter((name) => !projected.has(name));
+  if (missing.length === 0) return { fetchFromTable: false };
+  if (index.kind === 'GSI') {
+    throw new ValidationException(
+      `One or more parameter values were invalid: Global secondary index ${index.name} does not project [${[...new Set(missing)].join(', ')}]`,
+    );
+  }
+  return { fetchFromTable: true };
+}
+
+/** The table item behind an index entry (for LSI reads of unprojected attributes). */
+export function tableItemOf(target: ReadTarget, entry: StoredItem): StoredItem {
+  const { table } = target;
+  const decoded = entry.decode();
+  const hashKey = encodeKeyValue(table.key.hash.type, scalar(decoded, table.key.hash));
+  const rangeKey = table.key.range
+    ? encodeKeyValue(table.key.range.type, scalar(decoded, table.key.range))
+    : '';
+  return table.items.get(hashKey, rangeKey) ?? entry;
+}
