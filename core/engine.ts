@@ -10,6 +10,7 @@ import {
   ValidationException,
 } from './errors/index.js';
 import { type GlobalIndexMode, IndexMaintenance } from './indexes/maintenance.js';
+import type { Item } from './model/attributeValue.js';
 import type { ActionContext, OperationDefinition, RequestContext } from './operation.js';
 import { Region } from './store/region.js';
 import type { StoredItem } from './store/storedItem.js';
@@ -48,6 +49,12 @@ export interface ItemWrite {
   readonly previous: StoredItem | undefined;
   /** The new item, or undefined to delete. */
   readonly next: StoredItem | undefined;
+  /**
+   * The new item as the action built it, when it has one at hand: commit-time upkeep reads it
+   * instead of decoding `next`. Read during the commit only, never kept: it may share objects
+   * with the caller's request.
+   */
+  readonly nextItem?: Item;
 }
 
 /**

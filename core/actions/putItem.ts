@@ -37,7 +37,7 @@ export function planPut(
       input.ReturnValuesOnConditionCheckFailure,
     );
   }
-  return { table, write: { key, previous, next: StoredItem.fromItem(input.Item, prepared.size) } };
+  return { table, write: { key, previous, next: StoredItem.fromItem(input.Item, prepared.size), nextItem: input.Item } };
 }
 
 export const putItem = defineOperation({

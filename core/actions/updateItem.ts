@@ -57,7 +57,7 @@ export function planUpdate(
   if (size > MAX_ITEM_SIZE)
     throw new ValidationException('Item size to update has exceeded the maximum allowed size');
   return {
-    write: { key, previous, next: StoredItem.fromItem(result.item, size) },
+    write: { key, previous, next: StoredItem.fromItem(result.item, size), nextItem: result.item },
     result,
     newItem: result.item,
   };
