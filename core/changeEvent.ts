@@ -31,8 +31,6 @@ export interface TableRef {
 }
 
 export class ChangeEvent {
-  private decodedOld: Item | undefined;
-  private decodedNew: Item | undefined;
   private keysBytes: number | undefined;
 
   constructor(
@@ -53,22 +51,17 @@ export class ChangeEvent {
     readonly userIdentity: ServiceIdentity | undefined,
   ) {}
 
-  /** The item before the change (decoded on first use). */
+  /**
+   * The item before the change, decoded afresh on each read: events live as long as the change
+   * log keeps them (24 h), and a cached copy would live as long.
+   */
   get oldImage(): Item | undefined {
-    if (this.decodedOld === undefined && this.oldItem) {
-      this.decodedOld = this.oldItem.decode();
-      rememberStored(this.decodedOld, this.oldItem);
-    }
-    return this.decodedOld;
+    return this.oldItem ? decodeRemembered(this.oldItem) : undefined;
   }
 
-  /** The item after the change (decoded on first use). */
+  /** The item after the change, decoded afresh on each read (see `oldImage`). */
   get newImage(): Item | undefined {
-    if (this.decodedNew === undefined && this.newItem) {
-      this.decodedNew = this.newItem.decode();
-      rememberStored(this.decodedNew, this.newItem);
-    }
-    return this.decodedNew;
+    return this.newItem ? decodeRemembered(this.newItem) : undefined;
   }
 
   /** Size of `keys` by the item-size rules (computed on first use). */
@@ -84,3 +77,10 @@ export class ChangeEvent {
 }
 
 export type ChangeListener = (event: ChangeEvent) => void;
+
+/** Decodes a stored item and remembers where the copy came from (see `storedImages.ts`). */
+function decodeRemembered(stored: StoredItem): Item {
+  const image = stored.decode();
+  rememberStored(image, stored);
+  return image;
+}

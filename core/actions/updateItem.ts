@@ -39,10 +39,21 @@ export function planUpdate(
   const decoded = previous?.decode();
   checkCondition(prepared.condition, previous, decoded, input.ReturnValuesOnConditionCheckFailure);
 
-  // Without an update, or with only REMOVE/DELETE actions on a missing item, nothing is created.
-  if (prepared.update === undefined || (decoded === undefined && prepared.update.removesOnly)) {
-    const next = decoded === undefined ? undefined : previous;
-    return { write: { key, previous, next }, result: undefined, newItem: decoded };
+  // Only REMOVE/DELETE actions on a missing item create nothing (spec §4.2.2).
+  if (decoded === undefined && prepared.update?.removesOnly) {
+    return { write: { key, previous, next: undefined }, result: undefined, newItem: undefined };
+  }
+  // Without any update (no UpdateExpression, no or empty AttributeUpdates) a missing item is
+  // created holding just its key (spec §4.2.2, streams spec §1.3.4); an existing one is unchanged.
+  if (prepared.update === undefined) {
+    if (decoded !== undefined)
+      return { write: { key, previous, next: previous }, result: undefined, newItem: decoded };
+    const keyOnly = copyAttributeMap(key.keys);
+    return {
+      write: { key, previous, next: StoredItem.fromItem(keyOnly), nextItem: keyOnly },
+      result: undefined,
+      newItem: keyOnly,
+    };
   }
   // A new item starts as its key: expressions may read the key attributes.
   const base = decoded ?? copyAttributeMap(key.keys);

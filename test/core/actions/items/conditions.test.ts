@@ -172,15 +172,19 @@ describe('UpdateItem', () => {
     );
   });
 
-  it('creates nothing for REMOVE on a missing item, and nothing without an update (spec §4.2.2)', () => {
-    engine.execute('UpdateItem', {
-      TableName: 'ProductCatalog',
-      Key: { Id: { N: '3' } },
-      UpdateExpression: 'REMOVE Price',
-    });
-    engine.execute('UpdateItem', { TableName: 'ProductCatalog', Key: { Id: { N: '4' } } });
-    expect(engine.execute('GetItem', { TableName: 'ProductCatalog', Key: { Id: { N: '3' } } })).toEqual({});
-    expect(engine.execute('GetItem', { TableName: 'ProductCatalog', Key: { Id: { N: '4' } } })).toEqual({});
+  it('creates nothing for REMOVE on a missing item, but a key-only item without any update (spec §4.2.2)', () => {
+    const update = (id: string, rest: Record<string, unknown>) =>
+      engine.execute('UpdateItem', { TableName: 'ProductCatalog', Key: { Id: { N: id } }, ...rest });
+    update('3', { UpdateExpression: 'REMOVE Price' });
+    update('4', {});
+    update('5', { AttributeUpdates: {} });
+    update('6', { AttributeUpdates: { Price: { Action: 'DELETE' } } });
+    const item = (id: string) =>
+      engine.execute('GetItem', { TableName: 'ProductCatalog', Key: { Id: { N: id } } });
+    expect(item('3')).toEqual({});
+    expect(item('4')).toEqual({ Item: { Id: { N: '4' } } });
+    expect(item('5')).toEqual({ Item: { Id: { N: '5' } } });
+    expect(item('6')).toEqual({});
   });
 
   it('refuses an update that grows the item past 400 KB, leaving it unchanged', () => {

@@ -1,0 +1,22 @@
+import type { ChangeListener } from '../core/changeEvent.js';
+import type { Clock } from '../core/clock.js';
+import type { Region } from '../core/store/region.js';
+
+/**
+ * What `streams/` needs from the engine (DESIGN §1 dependency rules): the commit port, the one
+ * clock, and read access to the tables' stream settings (`Table.stream`, set by CreateTable and
+ * UpdateTable). `Engine` satisfies it as is; nothing here reaches into engine internals.
+ */
+export interface ChangeSource {
+  readonly clock: Clock;
+  /** How long CREATING/UPDATING states last (streams show ENABLING/DISABLING meanwhile). */
+  readonly transientStatusDelayMs?: number;
+  readonly defaultAccountId?: string;
+  readonly defaultRegion?: string;
+  /** Subscribes to committed changes, delivered synchronously in commit order. */
+  onCommit(listener: ChangeListener): () => void;
+  /** Every region that holds tables. */
+  allRegions(): Iterable<Region>;
+  /** The tables of one account and region. */
+  region(accountId?: string, regionName?: string): Region;
+}

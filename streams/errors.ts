@@ -1,0 +1,20 @@
+/**
+ * eddy's own errors for the RxJS API (DESIGN §4: they end in `Error` and carry `cause`). Service
+ * conditions that AWS names (TrimmedDataAccessException...) keep their AWS classes.
+ */
+
+/** The table has no stream to read (none enabled, or the ARN names no retained stream). */
+export class StreamUnavailableError extends Error {
+  override readonly name = 'StreamUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A view type asks for images the stream does not carry (spec §1.2.3). */
+export class ViewTypeError extends Error {
+  override readonly name = 'ViewTypeError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,100 @@
+import { newShardId } from './ids.js';
+import { formatSequenceNumber } from './sequenceNumber.js';
+
+/**
+ * One shard of a stream (spec §1.4): the positions (in the stream's event log) of the records
+ * that hashed to it, in commit order. A shard is open until it rolls over or its stream is
+ * disabled; then it is closed with an EndingSequenceNumber and receives nothing more.
+ *
+ * Ordinals: the record at log position p has ordinal p + 1 (see `sequenceNumber.ts`).
+ */
+export class Shard {
+  readonly id: string;
+  /** Ordinal of StartingSequenceNumber: no record of this shard is below it. */
+  readonly startOrdinal: number;
+  /** Ordinal of EndingSequenceNumber once closed. */
+  endOrdinal: number | undefined;
+  closedAt: number | undefined;
+  /** Highest ordinal of this shard that was trimmed (0: none). */
+  trimmedThrough = 0;
+  private positions: number[] = [];
+  private first = 0;
+
+  constructor(
+    readonly createdAt: number,
+    startOrdinal: number,
+    readonly parentId: string | undefined,
+    id = newShardId(createdAt),
+  ) {
+    this.id = id;
+    this.startOrdinal = startOrdinal;
+  }
+
+  get closed(): boolean {
+    return this.endOrdinal !== undefined;
+  }
+
+  /** Number of retained records. */
+  get size(): number {
+    return this.positions.length - this.first;
+  }
+
+  push(position: number): void {
+    this.positions.push(position);
+  }
+
+  /** Closes the shard: EndingSequenceNumber is its last record's, or its start when empty. */
+  close(at: number): void {
+    if (this.closed) return;
+    const last =
+      this.positions.length > this.first ? this.positions[this.positions.length - 1]! + 1 : undefined;
+    this.endOrdinal = last ?? this.startOrdinal;
+    this.closedAt = at;
+  }
+
+  /** Forgets records whose log position is below `logHead` (they were trimmed from the log). */
+  trimBelow(logHead: number): void {
+    let first = this.first;
+    const positions = this.positions;
+    while (first < positions.length && positions[first]! < logHead) first++;
+    if (first === this.first) return;
+    this.trimmedThrough = positions[first - 1]! + 1;
+    this.first = first;
+    if (first >= 1024 && first * 2 >= positions.length) {
+      this.positions = positions.slice(first);
+      this.first = 0;
+    }
+  }
+
+  /** Index (into the retained records) of the first record whose ordinal is ≥ `ordinal`. */
+  indexAtOrdinal(ordinal: number): number {
+    let low = this.first;
+    let high = this.positions.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.positions[middle]! + 1 < ordinal) low = middle + 1;
+      else high = middle;
+    }
+    return low - this.first;
+  }
+
+  /** Log position of the retained record at `index` (0 ≤ index < size). */
+  positionAt(index: number): number {
+    return this.positions[this.first + index]!;
+  }
+
+  /** The ordinal a TRIM_HORIZON iterator starts at: the oldest record still held (§1.5.1). */
+  get trimHorizonOrdinal(): number {
+    if (this.size > 0) return this.positions[this.first]! + 1;
+    return Math.max(this.startOrdinal, this.trimmedThrough + 1);
+  }
+
+  /** DescribeStream's Shard object (spec §1.4.2: open shards have no EndingSequenceNumber). */
+  describe(): Record<string, unknown> {
+    const range: Record<string, string> = { StartingSequenceNumber: formatSequenceNumber(this.startOrdinal) };
+    if (this.endOrdinal !== undefined) range.EndingSequenceNumber = formatSequenceNumber(this.endOrdinal);
+    const shard: Record<string, unknown> = { ShardId: this.id, SequenceNumberRange: range };
+    if (this.parentId !== undefined) shard.ParentShardId = this.parentId;
+    return shard;
+  }
+}
