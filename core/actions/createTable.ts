@@ -55,7 +55,7 @@ export const createTable = defineOperation<CreateTableInput, Record<string, unkn
     for (const index of input.GlobalSecondaryIndexes ?? [])
       table.globalSecondaryIndexes.set(index.IndexName, newGlobalIndex(table, index, definitions, false));
     const stream = input.StreamSpecification;
-    if (stream?.StreamEnabled) startStream(table, stream.StreamViewType as StreamViewType, table.createdAt);
+    if (stream?.StreamEnabled) startStream(region, table, stream.StreamViewType as StreamViewType, table.createdAt);
     if (input.SSESpecification?.Enabled === true)
       table.sse = sseOf(input.SSESpecification, request.region, request.accountId);
     table.onDemandThroughput = onDemandOf(input.OnDemandThroughput);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ScalarKeyType } from '../model/attributeValue.js';
 import { partitionScanKey } from '../model/keyCodec.js';
 import { ItemStore } from '../store/itemStore.js';
+import type { Region } from '../store/region.js';
 import {
   type AttributeDefinition,
   type KeySchemaElement,
@@ -137,10 +138,13 @@ export function newGlobalIndex(
  * `/stream/<label>` (streams spec §1.1.7). A re-enabled stream is a new stream with a new label
  * (§1.1.8): if the clock has not moved since the last one, the label moves on a millisecond.
  */
-export function startStream(table: Table, viewType: StreamViewType, now: number): void {
+export function startStream(region: Region, table: Table, viewType: StreamViewType, now: number): void {
   let at = now;
   let label = streamLabel(at);
-  while (table.stream !== undefined && label <= table.stream.label) label = streamLabel(++at);
+  // Labels only move forward for a table name, across re-creations of the table too.
+  const last = region.lastStreamLabels.get(table.name);
+  while (last !== undefined && label <= last) label = streamLabel(++at);
+  region.lastStreamLabels.set(table.name, label);
   table.stream = { enabled: true, viewType, arn: `${table.arn}/stream/${label}`, label };
 }
 

@@ -148,7 +148,7 @@ export const updateTable = defineOperation<UpdateTableInput, Record<string, unkn
       engine.indexes.backfill(table, index),
     );
     const stream = input.StreamSpecification;
-    if (stream?.StreamEnabled) startStream(table, stream.StreamViewType as StreamViewType, now());
+    if (stream?.StreamEnabled) startStream(region, table, stream.StreamViewType as StreamViewType, now());
     else if (stream !== undefined) table.stream!.enabled = false;
     if (input.SSESpecification !== undefined)
       table.sse =

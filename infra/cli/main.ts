@@ -1,11 +1,47 @@
 /**
- * The `eddy` command line. `eddy serve` (also `npm start`) arrives with the host issue.
+ * The `eddy` command line (`npm start` runs `eddy serve`). See `eddy --help`.
  */
-const [command] = process.argv.slice(2);
-if (command === 'serve' || command === undefined) {
-  console.log('eddy: the server arrives with the host issue (#4). The engine is usable in-process today:');
-  console.log("  import { Engine } from './core/engine.js'; new Engine().execute('CreateTable', {...})");
-  process.exit(0);
+import { CommanderError } from 'commander';
+import { createProgram } from './program.js';
+import type { RunningEddy } from './serve.js';
+
+/** SIGINT/SIGTERM: finish in-flight requests, then exit 0. A second signal stops at once. */
+function stopOnSignals(running: RunningEddy): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`eddy: ${signal} again, stopping now\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    running.logger.info({ signal }, 'shutting down');
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        running.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }
-console.error(`eddy: unknown command ${command}`);
-process.exit(2);
+
+const program = createProgram({
+  print: (line) => process.stdout.write(`${line}\n`),
+  printError: (line) => process.stderr.write(`${line}\n`),
+  cwd: process.cwd(),
+  onStarted: stopOnSignals,
+  exit: (code) => process.exit(code),
+});
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // Commander already printed its message (unknown flag, bad value, --help).
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  process.stderr.write(
+    `eddy: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+}

@@ -1,0 +1,194 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseDuration } from '../../core/clock.js';
+import type { EddyConfig } from '../config.js';
+
+/** A configuration eddy cannot use: which file, where in it, and why. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly file: string,
+    /** Where in the file (`tables[1].TableName`), empty for the file as a whole. */
+    readonly path: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Bad config ${file}${path === '' ? '' : ` at ${path}`}: ${reason}`, options);
+  }
+}
+
+/** Looked for, in this order, in the working directory when `--config` is not given. */
+export const CONFIG_FILE_NAMES = [
+  'eddy.config.ts',
+  'eddy.config.mts',
+  'eddy.config.mjs',
+  'eddy.config.js',
+  'eddy.config.json',
+] as const;
+
+/** Top-level keys of `EddyConfig`. Later issues add theirs (and their checks below). */
+const CONFIG_KEYS = ['server', 'tables', 'functions', 'bindings'];
+const SERVER_KEYS = ['port', 'host', 'region', 'accountId', 'maxBodySize', 'createDelay', 'accessKeys'];
+
+/** The config file in `directory`, if there is one. */
+export function findConfigFile(directory: string): string | undefined {
+  for (const name of CONFIG_FILE_NAMES) {
+    const candidate = resolve(directory, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Loads and checks a config file: JSON, an ES module (`.mjs`/`.js`), or TypeScript (`.ts`/`.mts`,
+ * through tsx). A module's default export (or a `config` export) is the config, or a function
+ * returning it.
+ * @throws ConfigError naming the file, the path inside it and the reason.
+ */
+export async function loadConfig(file: string): Promise<EddyConfig> {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new ConfigError(path, '', 'file not found');
+  const extension = extname(path);
+  let value: unknown;
+  if (extension === '.json') {
+    try {
+      value = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new ConfigError(path, '', `not valid JSON: ${reasonOf(error)}`, { cause: error });
+    }
+  } else if (['.ts', '.mts', '.mjs', '.js'].includes(extension)) {
+    let module: Record<string, unknown>;
+    try {
+      module = extension.endsWith('ts')
+        ? await (await import('tsx/esm/api')).tsImport(pathToFileURL(path).href, import.meta.url)
+        : await import(pathToFileURL(path).href);
+    } catch (error) {
+      throw new ConfigError(path, '', `cannot be loaded: ${reasonOf(error)}`, { cause: error });
+    }
+    value = module.default ?? module.config;
+    // A .ts file outside an ESM package is compiled as CommonJS: its exports arrive wrapped.
+    if (isPlainObject(value) && 'default' in value) value = value.default;
+    if (value === undefined) {
+      throw new ConfigError(path, '', 'no default export (write `export default defineConfig({ ... })`)');
+    }
+    if (typeof value === 'function') {
+      try {
+        value = await (value as () => unknown)();
+      } catch (error) {
+        throw new ConfigError(path, '', `the exported function failed: ${reasonOf(error)}`, { cause: error });
+      }
+    }
+  } else {
+    throw new ConfigError(path, '', `unsupported file type '${extension}' (use .json, .mjs, .js or .ts)`);
+  }
+  return checkConfig(value, path);
+}
+
+/**
+ * Checks the shape of a config (the engine checks each table's CreateTable request at start).
+ * @throws ConfigError with the path of the first problem.
+ */
+export function checkConfig(value: unknown, file: string): EddyConfig {
+  const fail = (path: string, reason: string): never => {
+    throw new ConfigError(file, path, reason);
+  };
+  if (!isPlainObject(value)) return fail('', 'the config must be an object');
+  checkKnownKeys(value, CONFIG_KEYS, '', fail);
+  if (value.server !== undefined) checkServer(value.server, fail);
+  if (value.tables !== undefined) {
+    if (!Array.isArray(value.tables)) fail('tables', 'must be an array of CreateTable requests');
+    const names = new Set<string>();
+    for (const [index, table] of (value.tables as unknown[]).entries()) {
+      const path = `tables[${index}]`;
+      if (!isPlainObject(table)) return fail(path, 'must be an object (a CreateTable request)');
+      if (typeof table.TableName !== 'string' || table.TableName === '') {
+        fail(`${path}.TableName`, 'must be a non-empty string');
+      }
+      if (names.has(table.TableName as string))
+        fail(`${path}.TableName`, `'${table.TableName}' is declared twice`);
+      names.add(table.TableName as string);
+      const ttl = table.TimeToLiveSpecification;
+      if (ttl !== undefined) {
+        if (
+          !isPlainObject(ttl) ||
+          typeof ttl.AttributeName !== 'string' ||
+          typeof ttl.Enabled !== 'boolean'
+        ) {
+          fail(`${path}.TimeToLiveSpecification`, 'must be { AttributeName: string, Enabled: boolean }');
+        }
+      }
+    }
+  }
+  return value as EddyConfig;
+}
+
+function checkServer(server: unknown, fail: (path: string, reason: string) => never): void {
+  if (!isPlainObject(server)) fail('server', 'must be an object');
+  const settings = server as Record<string, unknown>;
+  checkKnownKeys(settings, SERVER_KEYS, 'server.', fail);
+  const { port, host, region, accountId, maxBodySize, createDelay, accessKeys } = settings;
+  if (port !== undefined && !(Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) {
+    fail('server.port', 'must be an integer from 0 to 65535');
+  }
+  if (host !== undefined && (typeof host !== 'string' || host === ''))
+    fail('server.host', 'must be a host name or IP');
+  if (region !== undefined && !isRegion(region))
+    fail('server.region', 'must be a region name such as us-east-1');
+  if (accountId !== undefined && !isAccountId(accountId)) fail('server.accountId', 'must be 12 digits');
+  if (maxBodySize !== undefined && !(Number.isInteger(maxBodySize) && (maxBodySize as number) > 0)) {
+    fail('server.maxBodySize', 'must be a positive integer (bytes)');
+  }
+  if (createDelay !== undefined) {
+    try {
+      if (typeof createDelay !== 'number' && typeof createDelay !== 'string')
+        throw new Error('not a duration');
+      if (parseDuration(createDelay) < 0) throw new Error('cannot be negative');
+    } catch (error) {
+      fail('server.createDelay', `must be milliseconds or a duration such as '2s' (${reasonOf(error)})`);
+    }
+  }
+  if (accessKeys !== undefined) {
+    if (!Array.isArray(accessKeys)) fail('server.accessKeys', 'must be an array');
+    for (const [index, key] of (accessKeys as unknown[]).entries()) {
+      const path = `server.accessKeys[${index}]`;
+      if (!isPlainObject(key)) fail(path, 'must be { accessKeyId, secretAccessKey }');
+      if (typeof key.accessKeyId !== 'string' || key.accessKeyId === '') {
+        fail(`${path}.accessKeyId`, 'must be a non-empty string');
+      }
+      if (typeof key.secretAccessKey !== 'string' || key.secretAccessKey === '') {
+        fail(`${path}.secretAccessKey`, 'must be a non-empty string');
+      }
+      if (key.accountId !== undefined && !isAccountId(key.accountId)) {
+        fail(`${path}.accountId`, 'must be 12 digits');
+      }
+    }
+  }
+}
+
+function checkKnownKeys(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  prefix: string,
+  fail: (path: string, reason: string) => never,
+): void {
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) fail(`${prefix}${key}`, `unknown setting (known: ${known.join(', ')})`);
+  }
+}
+
+export function isRegion(value: unknown): value is string {
+  return typeof value === 'string' && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value);
+}
+
+export function isAccountId(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{12}$/.test(value);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

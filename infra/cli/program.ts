@@ -1,0 +1,164 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { parseDuration } from '../../core/clock.js';
+import { ListenError, PortInUseError } from '../host/errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../host/pipeline.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../host/server.js';
+import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
+import { type RunningEddy, serve } from './serve.js';
+
+export interface CliIo {
+  readonly print: (line: string) => void;
+  readonly printError: (line: string) => void;
+  readonly cwd: string;
+  /** Called once the server is up (main.ts installs the signal handlers here). */
+  readonly onStarted?: (running: RunningEddy) => void;
+  /** Exit with a code (main.ts: process.exit); failures to start come through here. */
+  readonly exit: (code: number) => void;
+}
+
+const CONFIG_HELP = `
+Config file (eddy.config.ts, .mts, .mjs, .js or .json; looked for in the working directory
+when --config is not given):
+
+  // eddy.config.ts
+  import { defineConfig } from './infra/config.js';
+  export default defineConfig({
+    server: { port: 8000, region: 'us-east-1' },
+    tables: [{
+      TableName: 'Orders',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    }],
+  });
+
+  server: port, host, region, accountId, maxBodySize (bytes), createDelay (ms or '2s'),
+          accessKeys: [{ accessKeyId, secretAccessKey, accountId? }] (turns on SigV4 verification)
+  tables: CreateTable requests, plus TimeToLiveSpecification; created at start, in order.
+  Command-line flags win over the file.
+
+Without a config, eddy serves an in-memory demo table "Demo" (key pk + sk, GSI "GSI1",
+TTL on expiresAt, NEW_AND_OLD_IMAGES stream).
+
+Examples:
+  eddy serve                              # demo on http://127.0.0.1:8000
+  eddy serve --port 0                     # any free port; the first line prints it
+  eddy serve --config eddy.config.ts --verbose
+  eddy serve --host 0.0.0.0 --region eu-west-1 --create-delay 2s
+
+Endpoints: POST / (DynamoDB_20120810.* and registered APIs such as DynamoDBStreams_20120810.*),
+GET / (service health text), GET /_eddy/health (JSON, for scripts and containers).
+Logs: JSON lines (pino) on stderr, warnings only unless --verbose. SIGINT/SIGTERM: graceful stop.`;
+
+/** The `eddy` command line. `run(argv)` parses and runs; errors print a clear message. */
+export function createProgram(io: CliIo): Command {
+  const program = new Command('eddy')
+    .description('A local DynamoDB whose every change flows on as a stream.')
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => io.print(text.trimEnd()),
+      writeErr: (text) => io.printError(text.trimEnd()),
+    })
+    .exitOverride();
+
+  const serveCommand = program
+    .command('serve', { isDefault: true })
+    .description('Run the DynamoDB-compatible HTTP endpoint (the default command).')
+    .option(
+      '-p, --port <number>',
+      `port to listen on, 0 for any free port (default ${DEFAULT_PORT})`,
+      parsePort,
+    )
+    .option('-H, --host <address>', `interface to bind (default ${DEFAULT_HOST}, this machine only)`)
+    .option('-c, --config <file>', 'config file (default: eddy.config.* in the working directory)')
+    .option('--no-config', 'ignore eddy.config.* in the working directory (serve the demo table)')
+    .option(
+      '-r, --region <name>',
+      'region for unsigned-scope requests and ARNs (default us-east-1)',
+      parseRegion,
+    )
+    .option('--account-id <digits>', 'account id in ARNs (default 000000000000)', parseAccountId)
+    .option('-v, --verbose', 'debug logs and one log line per request')
+    .option(
+      '--max-body-size <bytes>',
+      `largest request body, e.g. 16777216 or 16MiB (default ${DEFAULT_MAX_BODY_BYTES}, as DynamoDB)`,
+      parseByteSize,
+    )
+    .option(
+      '--create-delay <duration>',
+      'how long new tables stay CREATING, e.g. 2s or 500ms (default 0)',
+      parseDelay,
+    )
+    .option('--access-key-id <id>', 'verify SigV4 signatures: the accepted key id (with --secret-access-key)')
+    .option('--secret-access-key <secret>', 'verify SigV4 signatures: the secret of --access-key-id')
+    .addHelpText('after', CONFIG_HELP)
+    .action(async (options: Record<string, unknown>) => {
+      if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined)) {
+        io.printError('eddy: --access-key-id and --secret-access-key go together');
+        io.exit(2);
+        return;
+      }
+      try {
+        const running = await serve(options, { print: io.print, cwd: io.cwd });
+        io.onStarted?.(running);
+      } catch (error) {
+        if (error instanceof ConfigError || error instanceof PortInUseError || error instanceof ListenError) {
+          io.printError(`eddy: ${error.message}`);
+          io.exit(1);
+          return;
+        }
+        throw error;
+      }
+    });
+
+  // `eddy --help` documents everything: the serve options and the config file too.
+  program.addHelpText('after', () => `\n${serveCommand.helpInformation().trimEnd()}\n${CONFIG_HELP}`);
+  return program;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new InvalidArgumentError('must be an integer from 0 to 65535.');
+  return port;
+}
+
+function parseRegion(value: string): string {
+  if (!isRegion(value)) throw new InvalidArgumentError('must be a region name such as us-east-1.');
+  return value;
+}
+
+function parseAccountId(value: string): string {
+  if (!isAccountId(value)) throw new InvalidArgumentError('must be 12 digits.');
+  return value;
+}
+
+function parseDelay(value: string): number {
+  try {
+    return parseDuration(/^\d+$/.test(value) ? Number(value) : value);
+  } catch {
+    throw new InvalidArgumentError('must be milliseconds or a duration such as 500ms, 2s, 1m.');
+  }
+}
+
+const BYTE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1000,
+  kib: 1024,
+  mb: 1e6,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+};
+
+/** `16777216`, `16MiB`, `512KiB`, `16mb`: a positive whole number of bytes. */
+export function parseByteSize(value: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(value);
+  const unit = BYTE_UNITS[match?.[2]?.toLowerCase() ?? 'x'];
+  const bytes = match === null || unit === undefined ? Number.NaN : Math.floor(Number(match[1]) * unit);
+  if (!(bytes > 0))
+    throw new InvalidArgumentError('must be a positive size such as 16777216, 16MiB or 512KiB.');
+  return bytes;
+}

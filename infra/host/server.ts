@@ -1,0 +1,252 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InternalServerError } from '../../core/errors/index.js';
+import { ListenError, PortInUseError } from './errors.js';
+import { type PipelineOptions, payloadTooLarge, RequestPipeline } from './pipeline.js';
+import type { ProtocolService } from './services.js';
+import {
+  type HeaderRecord,
+  headerValue,
+  jsonResponse,
+  newRequestId,
+  PLAIN_JSON,
+  type WireRequest,
+  type WireResponse,
+} from './wire.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8000;
+
+export interface ServerOptions extends PipelineOptions {
+  /** Interface to bind (default `127.0.0.1`: reachable from this machine only). */
+  readonly host?: string;
+  /** Port to bind (default 8000; 0 picks a free one). */
+  readonly port?: number;
+  /** How long `close()` waits for in-flight requests before cutting connections (default 10 s). */
+  readonly shutdownTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open (default 65 s). Longer than the SDKs' idle
+   * reuse window, so a client never reuses a socket the server is closing.
+   */
+  readonly keepAliveTimeoutMs?: number;
+}
+
+/** Where the server listens. */
+export interface BoundAddress {
+  readonly host: string;
+  readonly port: number;
+  /** `http://127.0.0.1:8000`: the `--endpoint-url` / SDK `endpoint` to use. */
+  readonly url: string;
+}
+
+/**
+ * The DynamoDB endpoint over HTTP: a `node:http` server in front of the shared
+ * `RequestPipeline`. Per request it only reads the body (refusing oversized ones while they
+ * stream in), runs the pipeline and writes the answer; connections stay alive between requests.
+ *
+ * @example
+ * ```ts
+ * const server = new EddyServer({ engine: new Engine(), port: 0 });
+ * const { url } = await server.listen();
+ * const client = new DynamoDBClient({ endpoint: url, region: 'us-east-1',
+ *   credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+ * // ...
+ * await server.close();
+ * ```
+ */
+export class EddyServer {
+  readonly pipeline: RequestPipeline;
+  readonly http: Server;
+  private readonly host: string;
+  private readonly port: number;
+  private readonly shutdownTimeoutMs: number;
+  private closing: Promise<void> | undefined;
+  private bound: BoundAddress | undefined;
+
+  constructor(options: ServerOptions) {
+    this.pipeline = new RequestPipeline(options);
+    this.host = options.host ?? DEFAULT_HOST;
+    this.port = options.port ?? DEFAULT_PORT;
+    this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
+    this.http = createServer({ keepAliveTimeout: options.keepAliveTimeoutMs ?? 65_000 });
+    this.http.on('request', (request: IncomingMessage, response: ServerResponse) =>
+      this.onRequest(request, response),
+    );
+    // `Expect: 100-continue`: refuse an oversized body before the client sends it.
+    this.http.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+      if (this.declaredTooLarge(request)) {
+        this.rejectTooLarge(request, response);
+        return;
+      }
+      response.writeContinue();
+      this.onRequest(request, response);
+    });
+  }
+
+  /** Adds an API under another `X-Amz-Target` prefix (see `ProtocolService`). */
+  registerService(service: ProtocolService): void {
+    this.pipeline.registerService(service);
+  }
+
+  /** The bound address once `listen()` resolved. */
+  get address(): BoundAddress | undefined {
+    return this.bound;
+  }
+
+  /**
+   * Starts listening. Resolves with the bound address (the real port when 0 was asked).
+   * @throws PortInUseError when the port is taken; ListenError for other bind failures.
+   */
+  listen(port = this.port, host = this.host): Promise<BoundAddress> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        this.http.off('listening', onListening);
+        reject(
+          error.code === 'EADDRINUSE'
+            ? new PortInUseError(host, port, { cause: error })
+            : new ListenError(host, port, { cause: error }),
+        );
+      };
+      const onListening = () => {
+        this.http.off('error', onError);
+        const info = this.http.address() as AddressInfo;
+        const urlHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        this.bound = { host: info.address, port: info.port, url: `http://${urlHost}:${info.port}` };
+        resolve(this.bound);
+      };
+      this.http.once('error', onError);
+      this.http.once('listening', onListening);
+      this.http.listen(port, host);
+    });
+  }
+
+  /**
+   * Graceful shutdown: stops accepting connections, closes idle keep-alive sockets, lets
+   * in-flight requests finish (their responses say `Connection: close`), then resolves. After
+   * `shutdownTimeoutMs` the remaining connections are cut.
+   */
+  close(): Promise<void> {
+    if (this.closing !== undefined) return this.closing;
+    this.closing = new Promise<void>((resolve) => {
+      if (!this.http.listening) {
+        resolve();
+        return;
+      }
+      const timer = setTimeout(() => this.http.closeAllConnections(), this.shutdownTimeoutMs);
+      timer.unref();
+      this.http.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      // Sockets between requests close now; busy ones close after their response (see `write`).
+      this.http.closeIdleConnections();
+    });
+    return this.closing;
+  }
+
+  private declaredTooLarge(request: IncomingMessage): boolean {
+    const declared = request.headers['content-length'];
+    return declared !== undefined && Number(declared) > this.pipeline.maxBodyBytes;
+  }
+
+  private onRequest(request: IncomingMessage, response: ServerResponse): void {
+    // Spec §1.1.4: refuse by the declared length first, so an oversized body is never buffered.
+    if (this.declaredTooLarge(request)) {
+      this.rejectTooLarge(request, response);
+      return;
+    }
+    const limit = this.pipeline.maxBodyBytes;
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let rejected = false;
+    request.on('data', (chunk: Buffer) => {
+      if (rejected) return;
+      length += chunk.length;
+      if (length > limit) {
+        // A chunked body that grew past the limit: answer now and stop keeping what arrives.
+        rejected = true;
+        chunks.length = 0;
+        this.rejectTooLarge(request, response);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (rejected) return;
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+      this.respond(request, response, body);
+    });
+    // A client that disconnects mid-body: nothing to answer, nothing to log.
+    request.on('error', () => {});
+  }
+
+  private respond(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
+    const wireRequest = new IncomingWireRequest(request, body);
+    let result: WireResponse | Promise<WireResponse>;
+    try {
+      result = this.pipeline.handle(wireRequest);
+    } catch (error) {
+      result = this.internalError(error);
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (resolved) => this.write(response, resolved),
+        (error: unknown) => this.write(response, this.internalError(error)),
+      );
+    } else {
+      this.write(response, result);
+    }
+  }
+
+  private write(response: ServerResponse, wire: WireResponse): void {
+    if (response.destroyed) return;
+    const headers = this.closing === undefined ? wire.headers : [...wire.headers, 'Connection', 'close'];
+    response.writeHead(wire.statusCode, STATUS_CODES[wire.statusCode], headers);
+    response.end(wire.body);
+  }
+
+  private rejectTooLarge(request: IncomingMessage, response: ServerResponse): void {
+    // Discard whatever else arrives; `Connection: close` ends the socket once the answer is out.
+    request.removeAllListeners('data');
+    request.on('error', () => {});
+    request.resume();
+    this.write(response, payloadTooLarge());
+  }
+
+  /** The pipeline never throws; this is the last guard so a bug can never crash the server. */
+  private internalError(error: unknown): WireResponse {
+    this.pipeline.logger.error({ err: error }, 'internal error outside the pipeline');
+    const wireError = new InternalServerError('Internal server error');
+    const body = Buffer.from(JSON.stringify(wireError.toWire()));
+    return jsonResponse(500, body, PLAIN_JSON, newRequestId(), false);
+  }
+}
+
+/**
+ * A request read from a socket. node:http has already built `request.headers` (it reads `Expect`
+ * and `Connection` from it), so a header lookup is a property read.
+ */
+class IncomingWireRequest implements WireRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: HeaderRecord;
+
+  constructor(
+    request: IncomingMessage,
+    readonly body: Buffer,
+  ) {
+    this.method = request.method ?? 'GET';
+    this.url = request.url ?? '/';
+    this.headers = request.headers;
+  }
+
+  header(name: string): string | undefined {
+    return headerValue(this.headers, name);
+  }
+}

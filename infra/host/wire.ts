@@ -1,0 +1,106 @@
+import { randomFillSync } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/** Header records as `node:http` builds them: lower-case names. */
+export type HeaderRecord = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * One HTTP request as the pipeline sees it, whatever carried it (a socket or the in-process
+ * client).
+ */
+export interface WireRequest {
+  readonly method: string;
+  /** Path and query, as on the request line (`/`, `/?X-Amz-Algorithm=...`). */
+  readonly url: string;
+  readonly body: Buffer;
+  /** One header by lower-case name; the first value when it came more than once. */
+  header(name: string): string | undefined;
+  /** Every header, lower-case names (signature verification needs them all). */
+  readonly headers: HeaderRecord;
+}
+
+/** A WireRequest over a header record (the in-process client, tests). */
+export function recordRequest(method: string, url: string, headers: HeaderRecord, body: Buffer): WireRequest {
+  return { method, url, body, headers, header: (name) => headerValue(headers, name) };
+}
+
+/**
+ * One HTTP response. Headers are a flat `[name, value, name, value, ...]` list: `node:http`'s
+ * `writeHead` takes it as is, which skips the per-header bookkeeping of `setHeader` on the hot
+ * path, and it keeps AWS's spelling (`x-amzn-RequestId`).
+ */
+export interface WireResponse {
+  readonly statusCode: number;
+  readonly headers: string[];
+  readonly body: Buffer;
+}
+
+export const JSON_1_0 = 'application/x-amz-json-1.0';
+export const PLAIN_JSON = 'application/json';
+
+/** Spec §1.1.2: the body (and its CRC) the service sends for a non-POST or a foreign content type. */
+export const UNKNOWN_OPERATION_XML = Buffer.from('<UnknownOperationException/>\n');
+
+// The alphabet of request ids (spec §1.2.1: 52 characters in [0-9A-Z]).
+const ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** Random byte → alphabet character code, as a table: the refill loop is a lookup per byte. */
+const ID_CHARACTER = Uint8Array.from({ length: 256 }, (_, byte) => ID_ALPHABET.charCodeAt(byte % 36));
+const ID_LENGTH = 52;
+const IDS_PER_REFILL = 512;
+const idBytes = Buffer.allocUnsafe(ID_LENGTH * IDS_PER_REFILL);
+let idText = '';
+let idOffset = 0;
+
+/**
+ * A fresh `x-amzn-RequestId`. Random bytes come in batches (one `randomFillSync` per 512 ids),
+ * mapped to the alphabet and decoded once; an id is then a substring of that text, which V8
+ * shares instead of copying. The modulo bias is harmless: ids must be unique and well-formed,
+ * not uniformly distributed.
+ */
+export function newRequestId(): string {
+  if (idOffset === idText.length) {
+    randomFillSync(idBytes);
+    for (let i = 0; i < idBytes.length; i++) idBytes[i] = ID_CHARACTER[idBytes[i]!]!;
+    idText = idBytes.toString('latin1');
+    idOffset = 0;
+  }
+  const id = idText.slice(idOffset, idOffset + ID_LENGTH);
+  idOffset += ID_LENGTH;
+  return id;
+}
+
+/** `x-amz-crc32`: the unsigned CRC-32 of the exact body bytes, in decimal (spec §1.2.1). */
+export function bodyCrc32(body: Buffer): string {
+  return String(crc32(body));
+}
+
+/**
+ * A response whose body is JSON text, with the headers every protocol response carries
+ * (spec §1.2.1): request id, CRC-32, content type and length.
+ */
+export function jsonResponse(
+  statusCode: number,
+  body: Buffer,
+  contentType: string,
+  requestId: string,
+  corsOrigin: boolean,
+): WireResponse {
+  const headers = [
+    'x-amzn-RequestId',
+    requestId,
+    'x-amz-crc32',
+    bodyCrc32(body),
+    'Content-Type',
+    contentType,
+    'Content-Length',
+    String(body.length),
+  ];
+  if (corsOrigin) headers.push('Access-Control-Allow-Origin', '*');
+  return { statusCode, headers, body };
+}
+
+/** Reads a header that may have arrived more than once; the first value wins. */
+export function headerValue(headers: HeaderRecord, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

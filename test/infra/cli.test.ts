@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { send } from './rawHttp.js';
+
+// The real command line, as users run it: a child process per case (each costs a tsx start).
+const ROOT = join(import.meta.dirname, '..', '..');
+// The working directory is a temp dir (no eddy.config.* there), so name tsx's loader by path.
+const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const directory = mkdtempSync(join(tmpdir(), 'eddy-cli-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+interface Run {
+  readonly child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<number | null>;
+}
+
+function eddy(args: string[], entry = join(ROOT, 'infra', 'cli', 'main.ts')): Run {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, entry, ...args], {
+    cwd: directory,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  const run: Run = {
+    child,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+  };
+  child.stdout!.on('data', (chunk: Buffer) => {
+    run.stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    run.stderr += chunk.toString();
+  });
+  return run;
+}
+
+/** Resolves with the URL printed on the first line. */
+async function listening(run: Run): Promise<string> {
+  for (let waited = 0; waited < 15_000; waited += 25) {
+    const match = /^eddy listening on (http:\/\/\S+)$/m.exec(run.stdout);
+    if (match) return match[1]!;
+    if (run.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`eddy did not start:\n${run.stdout}\n${run.stderr}`);
+}
+
+describe('eddy serve (CLI)', () => {
+  it('prints the endpoint and a command to paste, serves, and exits 0 on SIGTERM', async () => {
+    const run = eddy(['serve', '--port', '0', '--no-config']);
+    const url = await listening(run);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(run.stdout).toContain(
+      `aws dynamodb scan --table-name Demo --endpoint-url ${url} --region us-east-1`,
+    );
+    const health = await send(url, { method: 'GET', path: '/_eddy/health' });
+    expect(health.json).toMatchObject({ status: 'ok', tables: 1 });
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(run.stderr).toBe('');
+  });
+
+  it('says clearly that the port is in use', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const run = eddy(['serve', '--port', String(port), '--no-config']);
+      expect(await run.exited).toBe(1);
+      expect(run.stderr).toContain(`eddy: Port ${port} on 127.0.0.1 is already in use.`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('names the file, the path and the reason of a bad config', async () => {
+    const file = join(directory, 'eddy.config.json');
+    writeFileSync(file, JSON.stringify({ server: { port: 'eight thousand' } }));
+    const run = eddy(['serve']);
+    expect(await run.exited).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      `eddy: Bad config ${file} at server.port: must be an integer from 0 to 65535`,
+    );
+    rmSync(file);
+  });
+
+  it('refuses an unknown flag with a suggestion', async () => {
+    const run = eddy(['serve', '--prot', '8000']);
+    expect(await run.exited).toBe(1);
+    expect(run.stderr).toContain("error: unknown option '--prot'");
+    expect(run.stderr).toContain('--port');
+  });
+
+  it('documents every option and the config file in eddy --help (through bin/eddy.mjs)', async () => {
+    const run = eddy(['--help'], join(ROOT, 'bin', 'eddy.mjs'));
+    expect(await run.exited).toBe(0);
+    for (const text of [
+      '--port',
+      '--host',
+      '--config',
+      '--region',
+      '--account-id',
+      '--verbose',
+      '--max-body-size',
+      '--create-delay',
+      '--access-key-id',
+      'eddy.config.ts',
+      '/_eddy/health',
+    ]) {
+      expect(run.stdout).toContain(text);
+    }
+  });
+});
