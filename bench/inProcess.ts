@@ -142,7 +142,9 @@ export async function run(): Promise<Row[]> {
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': { S: `device#${p}` } },
   }));
-  const queryRate = measure(100_000, (i) => toWireJson(engine.executeRaw('Query', queryInputs[i % partitions])));
+  const queryRate = measure(100_000, (i) =>
+    toWireJson(engine.executeRaw('Query', queryInputs[i % partitions])),
+  );
   const mapQuery = measure(100_000, (i) => {
     const out: unknown[] = [];
     for (let sk = 0; sk < 10; sk++) out.push(map.get(items[(i * 10 + sk) % ITEM_COUNT]!.pk.S));
@@ -161,7 +163,10 @@ export async function run(): Promise<Row[]> {
   let scanned = 0;
   let startKey: unknown;
   do {
-    const page = engine.executeRaw('Scan', { TableName: TABLE, ...(startKey ? { ExclusiveStartKey: startKey } : {}) });
+    const page = engine.executeRaw('Scan', {
+      TableName: TABLE,
+      ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+    });
     toWireJson(page);
     scanned += page.Count as number;
     startKey = page.LastEvaluatedKey;
