@@ -40,7 +40,20 @@ export interface EngineOptions {
    * change feed, eventually consistent as in DynamoDB (the local stack wires that).
    */
   globalIndexes?: GlobalIndexMode;
+  /**
+   * After an UpdateTimeToLive, further changes fail for this long, in ms (default 1 hour, as
+   * documented; about 30 minutes was observed: streams spec §5.4).
+   */
+  ttlChangeLockoutMs?: number;
 }
+
+export type TableChangeKind = 'created' | 'updated' | 'deleted';
+export interface TableChange {
+  readonly region: Region;
+  readonly table: Table;
+  readonly kind: TableChangeKind;
+}
+export type TableChangeListener = (change: TableChange) => void;
 
 /** One write the commit point applies: an item key and what the item becomes. */
 export interface ItemWrite {
@@ -80,6 +93,7 @@ export class Engine {
   readonly defaultAccountId: string;
   readonly defaultRegion: string;
   readonly transientStatusDelayMs: number;
+  readonly ttlChangeLockoutMs: number;
   private readonly regions = new Map<string, Map<string, Region>>();
   private readonly listeners = new Set<ChangeListener>();
   private readonly onInternalError: (error: unknown, operation: string) => void;
@@ -88,12 +102,14 @@ export class Engine {
   /** Secondary index upkeep (local indexes in the commit; global ones per `globalIndexes`). */
   readonly indexes: IndexMaintenance;
   private readonly settlers = new Set<() => Promise<void>>();
+  private readonly tableListeners = new Set<TableChangeListener>();
 
   constructor(options: EngineOptions = {}) {
     this.clock = options.clock ?? new SystemClock();
     this.defaultAccountId = options.accountId ?? '000000000000';
     this.defaultRegion = options.region ?? 'us-east-1';
     this.transientStatusDelayMs = options.transientStatusDelayMs ?? 0;
+    this.ttlChangeLockoutMs = options.ttlChangeLockoutMs ?? 3_600_000;
     this.onInternalError = options.onInternalError ?? (() => {});
     this.indexes = new IndexMaintenance(options.globalIndexes ?? 'synchronous');
   }
@@ -196,7 +212,16 @@ export class Engine {
         region: this.region(request.accountId, request.region),
         request,
       };
-      return definition.execute(actionContext, typedInput, prepared);
+      const tableName = typedInput.TableName;
+      const before = typeof tableName === 'string' ? actionContext.region.tables.get(tableName) : undefined;
+      const output = definition.execute(actionContext, typedInput, prepared);
+      if (definition.changesTables) {
+        const table = typeof tableName === 'string' ? actionContext.region.tables.get(tableName) : undefined;
+        if (table !== undefined)
+          this.tableChanged(actionContext.region, table, before === undefined ? 'created' : 'updated');
+        else if (before !== undefined) this.tableChanged(actionContext.region, before, 'deleted');
+      }
+      return output;
     } catch (error) {
       if (error instanceof DynamoDbError) throw error;
       this.onInternalError(error, operation);
@@ -212,6 +237,26 @@ export class Engine {
     const table = region.tables.get(tableName);
     if (table === undefined || !table.readable) throw new ResourceNotFoundException();
     return table;
+  }
+
+  /**
+   * Subscribes to table changes: created, updated (settings, status, indexes, streams, TTL,
+   * tags) and deleted. Listeners see the table after the change. Returns the unsubscribe function.
+   */
+  onTableChange(listener: TableChangeListener): () => void {
+    this.tableListeners.add(listener);
+    return () => this.tableListeners.delete(listener);
+  }
+
+  /** Announces a table change (control-plane actions and status transitions call this). */
+  tableChanged(region: Region, table: Table, kind: TableChangeKind): void {
+    for (const listener of this.tableListeners) {
+      try {
+        listener({ region, table, kind });
+      } catch (error) {
+        this.onInternalError(error, 'table change listener');
+      }
+    }
   }
 
   /** Subscribes to committed changes (the commit port). Returns the unsubscribe function. */
@@ -268,6 +313,8 @@ export class Engine {
         at,
         identity,
       );
+      // TTL upkeep (streams spec §5.5): a single field check on tables without TTL.
+      if (table.expiryIndex !== undefined) table.expiryIndex.onCommit(write, event.itemKey);
       this.indexes.onWrite(
         table,
         write,

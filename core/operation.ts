@@ -34,6 +34,8 @@ export interface OperationDefinition<Input = Record<string, unknown>, Output = u
    * `1 validation error detected: ` (spec §9.2).
    */
   readonly prefixStatelessErrors?: boolean;
+  /** Control-plane operations that change a table announce it (`Engine.onTableChange`). */
+  readonly changesTables?: boolean;
   /**
    * Stateless semantic checks, in the service's order. Throws ValidationException. What it
    * returns (parsed expressions, plans) is handed to `execute`.

@@ -47,6 +47,7 @@ export class ChangeLog implements StreamRegistry {
   private readonly tables = new Map<string, TableLog>();
   private readonly streams = new Map<string, Stream>();
   private readonly detach: () => void;
+  private readonly detachTables: () => void;
 
   /** The change log of `source`, created (and subscribed) on first use. */
   static attach(source: ChangeSource, options?: ChangeLogOptions): ChangeLog {
@@ -72,11 +73,13 @@ export class ChangeLog implements StreamRegistry {
     };
     this.iteratorLifetimeMs = positive(options.iteratorLifetime ?? '15m', 'iteratorLifetime');
     this.detach = source.onCommit((event) => this.onCommit(event));
+    this.detachTables = source.onTableChange?.(() => this.reconcile()) ?? (() => {});
   }
 
   /** Stops listening to commits (streams stay readable). */
   close(): void {
     this.detach();
+    this.detachTables();
     if (attached.get(this.source) === this) attached.delete(this.source);
   }
 

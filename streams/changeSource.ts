@@ -17,6 +17,11 @@ export interface ChangeSource {
   onCommit(listener: ChangeListener): () => void;
   /** Every region that holds tables. */
   allRegions(): Iterable<Region>;
+  /**
+   * Subscribes to table changes (created, updated, deleted), so stream settings take effect
+   * without waiting for a write. Optional: without it, every read reconciles first.
+   */
+  onTableChange?(listener: () => void): () => void;
   /** The tables of one account and region. */
   region(accountId?: string, regionName?: string): Region;
 }

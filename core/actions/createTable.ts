@@ -26,6 +26,7 @@ import {
  */
 export const createTable = defineOperation<CreateTableInput, Record<string, unknown>>({
   name: 'CreateTable',
+  changesTables: true,
   shape: createTableShape,
   controlPlaneTableName: true,
   validate: validateCreateTable,
@@ -55,7 +56,8 @@ export const createTable = defineOperation<CreateTableInput, Record<string, unkn
     for (const index of input.GlobalSecondaryIndexes ?? [])
       table.globalSecondaryIndexes.set(index.IndexName, newGlobalIndex(table, index, definitions, false));
     const stream = input.StreamSpecification;
-    if (stream?.StreamEnabled) startStream(region, table, stream.StreamViewType as StreamViewType, table.createdAt);
+    if (stream?.StreamEnabled)
+      startStream(region, table, stream.StreamViewType as StreamViewType, table.createdAt);
     if (input.SSESpecification?.Enabled === true)
       table.sse = sseOf(input.SSESpecification, request.region, request.accountId);
     table.onDemandThroughput = onDemandOf(input.OnDemandThroughput);
@@ -64,10 +66,15 @@ export const createTable = defineOperation<CreateTableInput, Record<string, unkn
 
     region.tables.set(table.name, table);
     const response = { TableDescription: describeTable(table) };
-    afterTransientDelay(engine, table, () => {
-      markTableActive(table);
-      for (const index of table.globalSecondaryIndexes.values()) markIndexActive(table, index);
-    });
+    afterTransientDelay(
+      engine,
+      table,
+      () => {
+        markTableActive(table);
+        for (const index of table.globalSecondaryIndexes.values()) markIndexActive(table, index);
+      },
+      region,
+    );
     return response;
   },
 });

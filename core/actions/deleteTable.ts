@@ -14,6 +14,7 @@ import { afterTransientDelay, cancelTransitions, finishDeletion, tagsUpdating } 
  */
 export const deleteTable = defineOperation<DeleteTableInput, Record<string, unknown>>({
   name: 'DeleteTable',
+  changesTables: true,
   shape: deleteTableShape,
   controlPlaneTableName: true,
   execute({ engine, region }, input) {
@@ -32,7 +33,7 @@ export const deleteTable = defineOperation<DeleteTableInput, Record<string, unkn
     table.status = 'DELETING';
     cancelTransitions(engine, table);
     const response = { TableDescription: describeDeletedTable(table) };
-    afterTransientDelay(engine, table, () => finishDeletion(region, table));
+    afterTransientDelay(engine, table, () => finishDeletion(region, table), region);
     return response;
   },
 });

@@ -28,17 +28,30 @@ function runtimeOf(table: Table): TableRuntime {
   return runtime;
 }
 
-/** Runs `complete` after the engine's transient delay (at once when it is 0). */
-export function afterTransientDelay(engine: Engine, table: Table, complete: () => void): void {
+/**
+ * Runs `complete` after the engine's transient delay (at once when it is 0). A delayed completion
+ * announces the table change it made (`Engine.onTableChange`).
+ */
+export function afterTransientDelay(
+  engine: Engine,
+  table: Table,
+  complete: () => void,
+  region?: Region,
+): void {
+  const completeAndAnnounce = () => {
+    complete();
+    if (region !== undefined)
+      engine.tableChanged(region, table, region.tables.get(table.name) === table ? 'updated' : 'deleted');
+  };
   const delay = engine.transientStatusDelayMs;
   if (delay <= 0) {
-    complete();
+    completeAndAnnounce();
     return;
   }
   const runtime = runtimeOf(table);
   const handle: TimerHandle = engine.clock.setTimeout(() => {
     runtime.timers.delete(handle);
-    complete();
+    completeAndAnnounce();
   }, delay);
   runtime.timers.add(handle);
 }
@@ -92,13 +105,18 @@ export function finishDeletion(region: Region, table: Table): void {
  * Applies a tag change after the transient delay: since Aug 2024 tag changes become visible
  * after a while, and the table cannot be deleted meanwhile (spec §3.4.1, §3.4.3).
  */
-export function applyTagChange(engine: Engine, table: Table, apply: () => void): void {
+export function applyTagChange(engine: Engine, table: Table, apply: () => void, region?: Region): void {
   const runtime = runtimeOf(table);
   runtime.tagUpdates++;
-  afterTransientDelay(engine, table, () => {
-    runtime.tagUpdates--;
-    apply();
-  });
+  afterTransientDelay(
+    engine,
+    table,
+    () => {
+      runtime.tagUpdates--;
+      apply();
+    },
+    region,
+  );
 }
 
 /** Whether a tag change is still in flight. */

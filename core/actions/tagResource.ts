@@ -29,6 +29,7 @@ export function taggedTable(
  */
 export const tagResource = defineOperation<TagResourceInput, Record<string, unknown>, TableArnParts>({
   name: 'TagResource',
+  changesTables: true,
   shape: tagResourceShape,
   validate: validateTagResource,
   execute({ engine, region, request }, input, parts) {
@@ -37,9 +38,14 @@ export const tagResource = defineOperation<TagResourceInput, Record<string, unkn
     const keys = new Set(table.tags.keys());
     for (const tag of tags) keys.add(tag.Key);
     if (keys.size > MAX_TAGS) throw new ValidationException(TagMessages.tooManyTags);
-    applyTagChange(engine, table, () => {
-      for (const tag of tags) table.tags.set(tag.Key, tag.Value);
-    });
+    applyTagChange(
+      engine,
+      table,
+      () => {
+        for (const tag of tags) table.tags.set(tag.Key, tag.Value);
+      },
+      region,
+    );
     return {};
   },
 });

@@ -15,14 +15,20 @@ import { taggedTable } from './tagResource.js';
  */
 export const untagResource = defineOperation<UntagResourceInput, Record<string, unknown>, TableArnParts>({
   name: 'UntagResource',
+  changesTables: true,
   shape: untagResourceShape,
   validate: validateUntagResource,
   execute({ engine, region, request }, input, parts) {
     const table = taggedTable(region, request, input.ResourceArn!, parts);
     const keys = input.TagKeys!;
-    applyTagChange(engine, table, () => {
-      for (const key of keys) table.tags.delete(key);
-    });
+    applyTagChange(
+      engine,
+      table,
+      () => {
+        for (const key of keys) table.tags.delete(key);
+      },
+      region,
+    );
     return {};
   },
 });

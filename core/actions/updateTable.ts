@@ -91,6 +91,7 @@ function checkEncryption(table: Table, input: UpdateTableInput, region: string, 
 
 export const updateTable = defineOperation<UpdateTableInput, Record<string, unknown>>({
   name: 'UpdateTable',
+  changesTables: true,
   shape: updateTableShape,
   controlPlaneTableName: true,
   validate: validateUpdateTable,
@@ -168,10 +169,15 @@ export const updateTable = defineOperation<UpdateTableInput, Record<string, unkn
     if (!protectionOnly) table.status = 'UPDATING';
     const response = { TableDescription: describeTable(table) };
     if (!protectionOnly)
-      afterTransientDelay(engine, table, () => {
-        for (const complete of completions) complete();
-        markTableActive(table);
-      });
+      afterTransientDelay(
+        engine,
+        table,
+        () => {
+          for (const complete of completions) complete();
+          markTableActive(table);
+        },
+        region,
+      );
     return response;
   },
 });

@@ -283,3 +283,36 @@ describe('DescribeLimits', () => {
     });
   });
 });
+
+describe('table change notifications', () => {
+  it('announces creation, updates, status transitions and deletion, in order', async () => {
+    const { VirtualClock } = await import('../../../../core/clock.js');
+    const { Engine } = await import('../../../../core/engine.js');
+    const clock = new VirtualClock();
+    const engine = new Engine({ clock, transientStatusDelayMs: 1_000 });
+    const seen: string[] = [];
+    engine.onTableChange(({ table, kind }) => seen.push(`${kind}:${table.name}:${table.status}`));
+    engine.execute('CreateTable', {
+      TableName: 'Watched',
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    });
+    await clock.advance(1_000);
+    engine.execute('UpdateTable', {
+      TableName: 'Watched',
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' },
+    });
+    await clock.advance(1_000);
+    engine.execute('DeleteTable', { TableName: 'Watched' });
+    await clock.advance(1_000);
+    expect(seen).toEqual([
+      'created:Watched:CREATING',
+      'updated:Watched:ACTIVE',
+      'updated:Watched:UPDATING',
+      'updated:Watched:ACTIVE',
+      'updated:Watched:DELETING',
+      'deleted:Watched:DELETING',
+    ]);
+  });
+});
