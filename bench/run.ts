@@ -5,6 +5,7 @@
 const benches: { name: string; load: () => Promise<{ run: () => Promise<unknown> }> }[] = [
   { name: 'in-process engine', load: () => import('./inProcess.js') },
   { name: 'HTTP', load: () => import('./http.js') },
+  { name: 'TTL', load: () => import('./ttl.js') },
   { name: 'streams', load: () => import('./streams.js') },
 ];
 

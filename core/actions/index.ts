@@ -6,6 +6,7 @@ import { deleteItem } from './deleteItem.js';
 import { deleteTable } from './deleteTable.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
+import { describeTimeToLive } from './describeTimeToLive.js';
 import { getItem } from './getItem.js';
 import { listTables } from './listTables.js';
 import { listTagsOfResource } from './listTagsOfResource.js';
@@ -18,6 +19,7 @@ import { transactWriteItems } from './transactWriteItems.js';
 import { untagResource } from './untagResource.js';
 import { updateItem } from './updateItem.js';
 import { updateTable } from './updateTable.js';
+import { updateTimeToLive } from './updateTimeToLive.js';
 
 /**
  * Every operation the engine answers, by wire name. One file per operation in this folder, with
@@ -44,6 +46,8 @@ const definitions: OperationDefinition<any, any, any>[] = [
   tagResource,
   untagResource,
   updateTable,
+  describeTimeToLive,
+  updateTimeToLive,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.

@@ -1,5 +1,6 @@
 import type { ScalarKeyType } from '../model/attributeValue.js';
 import { partitionScanKey } from '../model/keyCodec.js';
+import type { ExpiryIndex } from '../ttl/expiryIndex.js';
 import { ItemStore } from './itemStore.js';
 
 /** Table metadata and items, as the control plane describes them (spec §3). */
@@ -149,6 +150,8 @@ export class Table {
   };
   readonly tags = new Map<string, string>();
   readonly items: ItemStore;
+  /** Items by TTL value while TTL is enabled (`core/ttl`), else undefined: kept by the commit. */
+  expiryIndex: ExpiryIndex | undefined;
   /** KMS encryption settings (SSESpecification), when the table uses a KMS key. */
   sse: SseState | undefined;
   /** Table on-demand maximums, when set. */

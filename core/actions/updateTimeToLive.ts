@@ -1,0 +1,57 @@
+import { ResourceNotFoundException, ValidationException } from '../errors/index.js';
+import { defineOperation } from '../operation.js';
+import { syncExpiryIndex } from '../ttl/expiryIndex.js';
+import { TableMessages } from '../validations/tableSchema.js';
+import {
+  TimeToLiveMessages,
+  type UpdateTimeToLiveInput,
+  updateTimeToLiveShape,
+} from '../validations/updateTimeToLive.js';
+
+/**
+ * UpdateTimeToLive: enables or disables TTL on a table and echoes the specification (streams
+ * spec §5.1). The service answers ENABLED/DISABLED at once, never ENABLING/DISABLING (§5.2).
+ *
+ * Refusals, checked in this order (§5.3, §5.4): enabling while enabled ("already enabled", or
+ * "different AttributeName" for another name), disabling while disabled, disabling another
+ * name, then any change within `EngineOptions.ttlChangeLockoutMs` (default 1 hour) of the last.
+ *
+ * Enabling builds the table's expiry index from the items already stored (§5.6), so items
+ * written before TTL was enabled expire too; disabling drops it. Neither touches an item.
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html
+ */
+export const updateTimeToLive = defineOperation<UpdateTimeToLiveInput, Record<string, unknown>>({
+  name: 'UpdateTimeToLive',
+  shape: updateTimeToLiveShape,
+  // The TTL setting is table metadata: persistence and the change log hear of it.
+  changesTables: true,
+  execute({ engine, region }, input) {
+    const table = region.tables.get(input.TableName);
+    if (table === undefined)
+      throw new ResourceNotFoundException(TableMessages.tableNotFound(input.TableName));
+    const { AttributeName: attributeName, Enabled: enabled } = input.TimeToLiveSpecification;
+    const setting = table.timeToLive;
+    const current = setting.attributeName ?? '';
+    const active = setting.status === 'ENABLED' || setting.status === 'ENABLING';
+    if (enabled && active) {
+      throw new ValidationException(
+        current === attributeName
+          ? TimeToLiveMessages.alreadyEnabled
+          : TimeToLiveMessages.differentAttribute(current),
+      );
+    }
+    if (!enabled && !active) throw new ValidationException(TimeToLiveMessages.alreadyDisabled);
+    if (!enabled && current !== attributeName) {
+      throw new ValidationException(TimeToLiveMessages.differentAttribute(current));
+    }
+    const now = engine.clock.now();
+    if (setting.lastChangedAt !== undefined && now - setting.lastChangedAt < engine.ttlChangeLockoutMs) {
+      throw new ValidationException(TimeToLiveMessages.tooSoon);
+    }
+    setting.status = enabled ? 'ENABLED' : 'DISABLED';
+    setting.attributeName = enabled ? attributeName : undefined;
+    setting.lastChangedAt = now;
+    syncExpiryIndex(table);
+    return { TimeToLiveSpecification: { AttributeName: attributeName, Enabled: enabled } };
+  },
+});

@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChangeEvent } from '../../../core/changeEvent.js';
+import type { Engine } from '../../../core/engine.js';
+import { startTtlExpirer, type TtlExpirer } from '../../../infra/schedules/index.js';
+import { createTable, enableTtl, keysIn, put, START_MS, START_S, ttlEngine } from './helpers.js';
+
+/**
+ * The expiry rule end to end (streams spec §5.5–5.7): items written through the API, deleted by
+ * the ttl-expirer as the host schedules it, on a virtual clock.
+ */
+const n = (value: number | string) => ({ N: String(value) });
+const s = (value: string) => ({ S: value });
+
+let expirers: TtlExpirer[] = [];
+afterEach(() => {
+  for (const expirer of expirers) expirer.stop();
+  expirers = [];
+});
+
+function expirer(engine: Engine, options: Parameters<typeof startTtlExpirer>[1] = {}): TtlExpirer {
+  const started = startTtlExpirer(engine, options);
+  expirers.push(started);
+  return started;
+}
+
+function recordEvents(engine: Engine): ChangeEvent[] {
+  const events: ChangeEvent[] = [];
+  engine.onCommit((event) => events.push(event));
+  return events;
+}
+
+describe('ttl-expirer: what expires (streams spec §5.5–5.7)', () => {
+  it('deletes on the first run after expiry, never before', async () => {
+    const { engine, clock } = ttlEngine();
+    createTable(engine, 'Sessions');
+    enableTtl(engine, 'Sessions');
+    put(engine, 'Sessions', { pk: s('a'), ttl: n(START_S + 25) });
+    expirer(engine, { rate: '10s' });
+    await clock.advance('20s');
+    expect(keysIn(engine, 'Sessions')).toEqual(['a']);
+    await clock.advance('10s');
+    expect(keysIn(engine, 'Sessions')).toEqual([]);
+  });
+
+  it('ignores five-year-old values, millisecond timestamps, and covers items written before TTL', async () => {
+    const { engine } = ttlEngine();
+    createTable(engine, 'Sessions');
+    put(engine, 'Sessions', { pk: s('before-enable'), ttl: n(START_S - 60) });
+    enableTtl(engine, 'Sessions');
+    put(engine, 'Sessions', { pk: s('1975'), ttl: n(162777600) });
+    put(engine, 'Sessions', { pk: s('millis'), ttl: n(START_MS - 60_000) });
+    put(engine, 'Sessions', { pk: s('decimal'), ttl: n(`${START_S - 1}.25`) });
+    put(engine, 'Sessions', { pk: s('exponent'), ttl: n('1.7e9') });
+    put(engine, 'Sessions', { pk: s('none') });
+    const run = await expirer(engine, { start: false }).runNow();
+    expect(run).toEqual({ deleted: 3, examined: 3, rescued: 0, more: false });
+    expect(keysIn(engine, 'Sessions')).toEqual(['1975', 'millis', 'none']);
+  });
+
+  it('expires on composite keys with the reserved word ttl set through #ttl', async () => {
+    const { engine } = ttlEngine();
+    createTable(engine, 'UserSessions', { hash: ['user', 'S'], range: ['started', 'N'] });
+    enableTtl(engine, 'UserSessions');
+    for (const started of [1, 2, 3]) {
+      put(engine, 'UserSessions', { user: s('u1'), started: n(started) });
+      engine.execute('UpdateItem', {
+        TableName: 'UserSessions',
+        Key: { user: s('u1'), started: n(started) },
+        UpdateExpression: 'SET #ttl = :ttl',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':ttl': n(started === 2 ? START_S + 3600 : START_S - started) },
+      });
+    }
+    const events = recordEvents(engine);
+    await expirer(engine, { start: false }).runNow();
+    expect(events.map((event) => event.keys)).toEqual([
+      { user: s('u1'), started: n(3) },
+      { user: s('u1'), started: n(1) },
+    ]);
+    expect(keysIn(engine, 'UserSessions', 'started')).toEqual(['2']);
+  });
+
+  it('expires a Number key attribute used as TTL, never a String one', async () => {
+    const { engine } = ttlEngine();
+    createTable(engine, 'ByNumber', { hash: ['ttl', 'N'] });
+    createTable(engine, 'ByString', { hash: ['ttl', 'S'] });
+    enableTtl(engine, 'ByNumber');
+    enableTtl(engine, 'ByString');
+    put(engine, 'ByNumber', { ttl: n(START_S - 5) });
+    put(engine, 'ByString', { ttl: s(String(START_S - 5)) });
+    await expirer(engine, { start: false }).runNow();
+    expect(keysIn(engine, 'ByNumber', 'ttl')).toEqual([]);
+    expect(keysIn(engine, 'ByString', 'ttl')).toEqual([String(START_S - 5)]);
+  });
+});
