@@ -41,7 +41,10 @@ export const batchWriteItem = defineOperation({
           checkIndexKeys(request.PutRequest.Item, table);
           next = StoredItem.fromItem(request.PutRequest.Item, prepared.sizes.get(request));
         }
-        planned.push({ table, write: { key, previous: undefined, next } });
+        planned.push({
+          table,
+          write: { key, previous: undefined, next, nextItem: request.PutRequest?.Item },
+        });
       }
     }
     const capacity = new Map<Table, number>();

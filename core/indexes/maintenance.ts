@@ -115,7 +115,7 @@ export class IndexMaintenance {
    */
   backfill(table: Table, index: SecondaryIndex): Promise<void> | 'done' {
     if (this.mode === 'synchronous' || this.builder === undefined) {
-      for (const stored of table.items.items()) putEntry(table, index, stored.decode(), stored);
+      for (const { item: stored } of table.items.unordered()) putEntry(table, index, stored.decode(), stored);
       return 'done';
     }
     const running = this.builder(table, index);

@@ -195,6 +195,21 @@ export class ItemStore {
     for (const entry of this.scan()) yield entry.item;
   }
 
+  /**
+   * Every entry in no particular order (partition by partition), without placing new partitions
+   * in scan order: for whole-table rebuilds (index backfill, expiry index, snapshots) that do not
+   * need the service's order and should not pay for it.
+   */
+  *unordered(): Generator<ScanEntry> {
+    for (const partition of this.partitions.values()) {
+      if (partition.items) {
+        for (const [rangeKey, item] of partition.items.entries()) yield { partition, rangeKey, item };
+      } else if (partition.single) {
+        yield { partition, rangeKey: '', item: partition.single };
+      }
+    }
+  }
+
   clear(): void {
     this.lastHashKey = undefined;
     this.lastPartition = undefined;

@@ -112,7 +112,7 @@ export class ExpiryIndex {
   static build(table: Table, attributeName: string): ExpiryIndex {
     const index = new ExpiryIndex(attributeName);
     const keys: string[] = [];
-    for (const { partition, rangeKey, item } of table.items.scan()) {
+    for (const { partition, rangeKey, item } of table.items.unordered()) {
       const at = index.ttlOf(item);
       if (at !== undefined) keys.push(expiryKey(at, itemKeyOf(partition.hashKey, rangeKey)));
     }
