@@ -7,6 +7,8 @@ const benches: { name: string; load: () => Promise<{ run: () => Promise<unknown>
   { name: 'HTTP', load: () => import('./http.js') },
   { name: 'TTL', load: () => import('./ttl.js') },
   { name: 'streams', load: () => import('./streams.js') },
+  { name: 'event source mappings', load: () => import('./mappings.js') },
+  { name: 'archival', load: () => import('./archive.js') },
 ];
 
 for (const bench of benches) {

@@ -28,7 +28,78 @@ export interface IndexWriter {
   remove(tableArn: string, indexName: string, image: Image): void;
 }
 
+/** An item whose TTL has passed, as the expired-items port lists it (streams spec §5.5). */
+export interface ExpiredItem {
+  /** The table's ARN. */
+  readonly tableArn: string;
+  /** The item's key attributes. */
+  readonly keys: Image;
+  /** The TTL attribute's value, epoch seconds. */
+  readonly expiresAt: number;
+  /** Opaque position in the table's expiry order: pass it back as `after` to read on. */
+  readonly cursor: string;
+}
+
+/** Finds and deletes expired items (the ttl-expirer's port). */
+export interface ExpiredItems {
+  /** The table service's time, epoch milliseconds (the engine clock, virtual in tests). */
+  now(): number;
+  /** ARNs of the tables with TTL enabled. */
+  tables(): readonly string[];
+  /**
+   * Up to `limit` items of a table expired now, oldest TTL first, after the cursor `after` when
+   * given. Empty for an unknown table or one without TTL.
+   */
+  expired(tableArn: string, options: { limit: number; after?: string }): readonly ExpiredItem[];
+  /**
+   * Deletes the item as the TTL process (principal `dynamodb.amazonaws.com`) if it is still
+   * expired; answers whether it did. A write that moved the TTL meanwhile wins (§5.9).
+   */
+  deleteIfExpired(item: ExpiredItem): boolean;
+}
+
+/**
+ * One batch of archived items, as the archiver hands it to a sink: the sink derives the object
+ * name from these fields alone, so a retried batch (same first record) lands on the same object.
+ */
+export interface ArchiveBatch {
+  /** The table the items expired from. */
+  readonly tableName: string;
+  /** The table's ARN (from the records' `eventSourceARN`). */
+  readonly tableArn: string;
+  /** The shard id when the event names it, otherwise `stream-<label>`: safe in object names. */
+  readonly shard: string;
+  /** SequenceNumber of the first and last archived record (decimal strings, spec §1.2.6). */
+  readonly firstSequenceNumber: string;
+  readonly lastSequenceNumber: string;
+  /** ApproximateCreationDateTime of the first and last archived record, epoch seconds. */
+  readonly firstCreatedAt: number;
+  readonly lastCreatedAt: number;
+  /** The expired items (the records' OldImages), in stream order. */
+  readonly items: readonly Image[];
+}
+
+/** What a sink wrote for one batch. */
+export interface ArchivedObject {
+  /** Object key (S3) or path relative to the archive directory. */
+  readonly key: string;
+  readonly itemCount: number;
+  /** Size of the object as stored. */
+  readonly bytes: number;
+}
+
+/** Long-term storage for expired items (the archiver's port). */
+export interface Sink {
+  /**
+   * Writes the batch as one object, atomically, replacing any earlier attempt of the same batch.
+   * Rejects when the object could not be written (the archiver then reports the batch failed).
+   */
+  put(batch: ArchiveBatch): Promise<ArchivedObject>;
+}
+
 /** The ports a function may be given; each function declares which it needs. */
 export interface Ports {
   indexWriter?: IndexWriter;
+  expiredItems?: ExpiredItems;
+  sink?: Sink;
 }

@@ -1,0 +1,235 @@
+/**
+ * Event source mapping throughput and latency (issue #7 figures):
+ *
+ * - records/s from commit to a no-op handler (BatchSize 100, window 0), target ≥ 100,000:
+ *   - delivery: 200,000 records already committed, read from TRIM_HORIZON, batched and invoked;
+ *     next to a `changes$` replay that builds the same records with no mapping (the baseline);
+ *   - live: writes and deliveries interleaved, next to the same writes with no mapping (the
+ *     write path bounds this one: a record cannot be delivered faster than it is written);
+ * - commit-to-invocation latency at a paced rate, p50/p99, next to a live `changes$` subscriber
+ *   in the same run; target p50 ≤ 1 ms.
+ *
+ * Run: npm run bench (all benches) or npx tsx bench/mappings.ts
+ */
+import { performance } from 'node:perf_hooks';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { Engine } from '../core/engine.js';
+import { LocalFunctions } from '../infra/functions/localFunctions.js';
+import { ChangeLog } from '../streams/changeLog.js';
+import { changes$ } from '../streams/changes.js';
+import { MappingManager } from '../streams/mapping/manager.js';
+import { ordinalOf } from '../streams/sequenceNumber.js';
+import { formatRate, printTable, type Row } from './support.js';
+
+const KEYS = 50_000;
+const WRITES = 200_000;
+const SLICE = 10_000;
+const ROUNDS = 3;
+const RATE = 5_000;
+const LATENCY_SECONDS = 2;
+const WARMUP = 2_000;
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+function putInputs(table: string, count: number) {
+  // ~200 bytes of DynamoDB JSON, as in bench/streams.ts; `visits` changes on every write.
+  return Array.from({ length: count }, (_, i) => ({
+    TableName: table,
+    Item: {
+      pk: { S: `user#${String(i % KEYS).padStart(8, '0')}` },
+      name: { S: `Customer ${i % KEYS}` },
+      email: { S: `customer${i % KEYS}@example.com` },
+      plan: { S: i % 3 === 0 ? 'pro' : 'free' },
+      visits: { N: String(i) },
+      active: { BOOL: i % 2 === 0 },
+      tags: { SS: ['blue', 'green'] },
+    },
+  }));
+}
+
+function setup(table: string) {
+  const engine = new Engine();
+  const changeLog = ChangeLog.attach(engine);
+  const description = engine.execute('CreateTable', {
+    TableName: table,
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    BillingMode: 'PAY_PER_REQUEST',
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+  }).TableDescription as { LatestStreamArn: string };
+  const functions = new LocalFunctions({ clock: engine.clock });
+  const manager = new MappingManager({ changeLog, functions, settler: engine });
+  return { engine, changeLog, functions, manager, streamArn: description.LatestStreamArn };
+}
+
+/** Records per second from the first commit to the last record handled (or written, baseline). */
+async function throughput(withMapping: boolean): Promise<number> {
+  const { engine, functions, manager, streamArn } = setup('Bench');
+  let handled = 0;
+  if (withMapping) {
+    functions.define({
+      name: 'noop',
+      handler: async (event: DynamoDBStreamEvent) => {
+        handled += event.Records.length;
+      },
+      logLimit: 0,
+    });
+    manager.create({
+      FunctionName: 'noop',
+      EventSourceArn: streamArn,
+      StartingPosition: 'LATEST',
+      BatchSize: 100,
+    });
+  }
+  const inputs = putInputs('Bench', WRITES);
+  const start = performance.now();
+  // Writes in slices, yielding between them as a server would between requests.
+  for (let from = 0; from < WRITES; from += SLICE) {
+    for (let i = from; i < from + SLICE; i++) engine.executeRaw('PutItem', inputs[i]);
+    await tick();
+  }
+  while (withMapping && handled < WRITES) await tick();
+  const seconds = (performance.now() - start) / 1000;
+  manager.close();
+  return WRITES / seconds;
+}
+
+/** Records per second delivered from a backlog: through a mapping, or replayed by changes$. */
+async function delivery(via: 'mapping' | 'changes$'): Promise<number> {
+  const { engine, changeLog, functions, manager, streamArn } = setup('Backlog');
+  const inputs = putInputs('Backlog', WRITES);
+  for (const input of inputs) engine.executeRaw('PutItem', input);
+  let handled = 0;
+  const start = performance.now();
+  if (via === 'mapping') {
+    functions.define({
+      name: 'noop',
+      handler: async (event: DynamoDBStreamEvent) => {
+        handled += event.Records.length;
+      },
+      logLimit: 0,
+    });
+    manager.create({
+      FunctionName: 'noop',
+      EventSourceArn: streamArn,
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+    });
+    while (handled < WRITES) await tick();
+  } else {
+    await new Promise<void>((resolve) =>
+      changes$(changeLog, 'Backlog', { from: 'TRIM_HORIZON', follow: false }).subscribe({
+        next: () => handled++,
+        complete: resolve,
+      }),
+    );
+  }
+  const seconds = (performance.now() - start) / 1000;
+  manager.close();
+  return WRITES / seconds;
+}
+
+async function bestOf(measure: () => Promise<number>): Promise<number> {
+  let best = 0;
+  for (let round = 0; round < ROUNDS; round++) best = Math.max(best, await measure());
+  return best;
+}
+
+/**
+ * Commit-to-invocation latencies (ms) while writes arrive at RATE per second, each write ending
+ * its task as a request does; `via` picks the mapping or a live changes$ subscriber.
+ */
+async function latencies(via: 'mapping' | 'changes$'): Promise<number[]> {
+  const { engine, changeLog, functions, manager, streamArn } = setup('Paced');
+  const total = WARMUP + RATE * LATENCY_SECONDS;
+  const inputs = putInputs('Paced', total);
+  const committedAt = new Float64Array(total);
+  const latency: number[] = [];
+  const seen = (sequenceNumber: string) => {
+    // A fresh stream numbers its records 1, 2, 3...: the ordinal names the write.
+    latency.push(performance.now() - committedAt[ordinalOf(sequenceNumber) - 1]!);
+  };
+  let subscription: { unsubscribe(): void } | undefined;
+  if (via === 'mapping') {
+    functions.define({
+      name: 'noop',
+      handler: async (event: DynamoDBStreamEvent) => {
+        for (const record of event.Records) seen(record.dynamodb!.SequenceNumber!);
+      },
+      logLimit: 0,
+    });
+    manager.create({
+      FunctionName: 'noop',
+      EventSourceArn: streamArn,
+      StartingPosition: 'LATEST',
+      BatchSize: 100,
+    });
+  } else {
+    subscription = changes$(changeLog, 'Paced').subscribe((record) => seen(record.dynamodb!.SequenceNumber!));
+  }
+  const start = performance.now();
+  let written = 0;
+  while (written < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - start) * RATE) / 1000));
+    while (written < due) {
+      engine.executeRaw('PutItem', inputs[written]);
+      committedAt[written] = performance.now();
+      written++;
+      await undefined;
+    }
+    await tick();
+  }
+  while (latency.length < total) await tick();
+  subscription?.unsubscribe();
+  manager.close();
+  return latency.slice(WARMUP).sort((a, b) => a - b);
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const ms = (value: number) => `${(value * 1000).toFixed(0)} µs`;
+
+export async function run(): Promise<Row[]> {
+  // Latency first, on a small heap.
+  const viaChanges = await latencies('changes$');
+  const viaMapping = await latencies('mapping');
+  const replayed = await bestOf(() => delivery('changes$'));
+  const delivered = await bestOf(() => delivery('mapping'));
+  const baseline = await bestOf(() => throughput(false));
+  const mapped = await bestOf(() => throughput(true));
+  const rows: Row[] = [
+    { name: 'changes$ replay of a 200,000-record backlog', value: `${formatRate(replayed)} records` },
+    {
+      name: 'mapping delivery of that backlog → no-op handler',
+      value: `${formatRate(delivered)} records`,
+      baseline: formatRate(replayed),
+      ratio: delivered / replayed,
+      target: '≥ 100,000 records/s',
+    },
+    { name: 'PutItem with a stream, no mapping', value: formatRate(baseline) },
+    {
+      name: 'live: PutItem → no-op handler (BatchSize 100, window 0)',
+      value: `${formatRate(mapped)} records`,
+      baseline: formatRate(baseline),
+      ratio: mapped / baseline,
+    },
+    {
+      name: `changes$ latency at ${RATE.toLocaleString('en-US')} writes/s`,
+      value: `p50 ${ms(percentile(viaChanges, 0.5))}, p99 ${ms(percentile(viaChanges, 0.99))}`,
+    },
+    {
+      name: `commit → invocation latency at ${RATE.toLocaleString('en-US')} writes/s`,
+      value: `p50 ${ms(percentile(viaMapping, 0.5))}, p99 ${ms(percentile(viaMapping, 0.99))}`,
+      baseline: `p50 ${ms(percentile(viaChanges, 0.5))}`,
+      ratio: percentile(viaMapping, 0.5) / percentile(viaChanges, 0.5),
+      target: 'p50 ≤ 1 ms',
+    },
+  ];
+  printTable(
+    `Event source mappings (${WRITES.toLocaleString('en-US')} writes of ~200-byte items, best of ${ROUNDS})`,
+    rows,
+  );
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1,0 +1,3 @@
+export { failureObjectKey, LocalBucket, type S3FailureDocument } from './localBucket.js';
+export { LocalDestinations } from './localDestinations.js';
+export { LocalQueue, type QueueMessage } from './localQueue.js';

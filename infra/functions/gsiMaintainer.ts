@@ -1,0 +1,261 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { ChangeEvent } from '../../core/changeEvent.js';
+import { parseDuration } from '../../core/clock.js';
+import type { Engine } from '../../core/engine.js';
+import { GlobalIndexWriter } from '../../core/indexes/globalIndexWriter.js';
+import type { AttributeMap } from '../../core/model/attributeValue.js';
+import type { Table } from '../../core/store/table.js';
+import { createHandler } from '../../functions/gsi-maintainer/handler.js';
+import type { ChangeLog } from '../../streams/changeLog.js';
+import type { EventSourceMapping } from '../../streams/mapping/eventSourceMapping.js';
+import { MappingManager } from '../../streams/mapping/manager.js';
+import { formatSequenceNumber } from '../../streams/sequenceNumber.js';
+import { LocalFunction } from './localFunction.js';
+
+/**
+ * The gsi-maintainer as an internal mapping (DESIGN §1, §2 "indexes are eventually consistent on
+ * purpose"): for every table with global secondary indexes, a mapping over the table's internal
+ * feed (NEW_AND_OLD_IMAGES) runs `functions/gsi-maintainer` with batching, so GSIs follow their
+ * table asynchronously, as in DynamoDB. It also builds the GSIs added to existing tables
+ * (`engine.indexes.builder`): the table's items go through the same handler as INSERT records.
+ *
+ * Lives in infra (not streams) because it wires a function, the engine's index writer and the
+ * mappings together (DESIGN dependency rules).
+ *
+ * @example
+ * ```ts
+ * const engine = new Engine({ globalIndexes: 'external' });
+ * const changeLog = ChangeLog.attach(engine);
+ * const gsi = startGsiMaintainer({ engine, changeLog, propagationDelay: [5, 50] });
+ * // writes...
+ * await engine.settled(); // every GSI has caught up
+ * ```
+ */
+export interface GsiMaintainerOptions {
+  /** An engine with `globalIndexes: 'external'`. */
+  readonly engine: Engine;
+  /** The engine's change log (attached before this is started). */
+  readonly changeLog: ChangeLog;
+  /** Where the internal mappings live (default: a new manager registered with `engine.settled()`). */
+  readonly manager?: MappingManager;
+  /** Records per invocation (default 100). */
+  readonly batchSize?: number;
+  /** MaximumBatchingWindowInSeconds (default 0). */
+  readonly batchingWindowInSeconds?: number;
+  /** Delay before a change reaches the indexes: fixed (ms or `'250ms'`) or a random [min, max] ms. */
+  readonly propagationDelay?: number | string | readonly [number, number];
+  /** The random source of the delay range (default Math.random). */
+  readonly random?: () => number;
+}
+
+/** One index's backlog and lag. */
+export interface IndexLag {
+  readonly tableName: string;
+  readonly indexName: string;
+  /** Changes of the table not yet applied. */
+  readonly backlog: number;
+  /** How far (ms) the oldest unapplied change is behind the clock. */
+  readonly lagMs: number;
+}
+
+export interface GsiMaintainer {
+  readonly manager: MappingManager;
+  /** Stops applying changes (they wait in the feed); indexes go stale. */
+  pause(): void;
+  resume(): void;
+  lag(): IndexLag[];
+  /** Stops every table's mapping and the builder. */
+  close(): void;
+}
+
+export function startGsiMaintainer(options: GsiMaintainerOptions): GsiMaintainer {
+  const { engine, changeLog } = options;
+  if (engine.indexes.mode !== 'external')
+    throw new Error(
+      "startGsiMaintainer: the engine maintains its GSIs itself (use globalIndexes: 'external')",
+    );
+  const manager =
+    options.manager ??
+    new MappingManager({ changeLog, functions: { resolve: () => undefined }, settler: engine });
+  const fn = new LocalFunction(
+    {
+      name: 'gsi-maintainer',
+      handler: createHandler({ indexWriter: new GlobalIndexWriter(engine) }),
+      timeout: 900,
+      logLimit: 0,
+    },
+    { clock: engine.clock, accountId: manager.accountId, region: manager.region },
+  );
+  const delay = delayOf(options.propagationDelay, options.random ?? Math.random);
+  const mappings = new Map<string, { mapping: EventSourceMapping; table: Table; tableName: string }>();
+  const plain = new Set<string>();
+  let paused = false;
+
+  const mappingFor = (table: Table, accountId: string, region: string, event?: ChangeEvent) => {
+    const known = mappings.get(table.tableId);
+    if (known !== undefined) return known.mapping;
+    const feed = changeLog.internalFeed(accountId, region, table.name);
+    // The feed holds a change only while some reader is registered: the table's first change
+    // (the one that made us notice the table) may have gone by unheld. Hold it now.
+    const log = feed.log;
+    const held = event !== undefined && log.end > log.head && log.at(log.end - 1) === event;
+    const reader = feed.register('LATEST');
+    if (held) reader.position = reader.committed = log.end - 1;
+    else if (event !== undefined) feed.append(event);
+    const mapping = manager.createInternal({
+      tableName: table.name,
+      accountId,
+      region,
+      fn,
+      reader,
+      settings: {
+        BatchSize: options.batchSize ?? 100,
+        MaximumBatchingWindowInSeconds: options.batchingWindowInSeconds ?? 0,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        Enabled: !paused,
+      },
+      ...(delay === undefined ? {} : { dueOf: (record) => record.event.at + delay() }),
+    });
+    mappings.set(table.tableId, { mapping, table, tableName: table.name });
+    return mapping;
+  };
+
+  const tableOf = (event: ChangeEvent): Table | undefined => {
+    const table = engine.region(event.table.accountId, event.table.region).tables.get(event.table.tableName);
+    return table?.tableId === event.table.tableId ? table : undefined;
+  };
+
+  // New tables (and GSIs added to them) are announced before their first write: read from there.
+  const stopTables = engine.onTableChange(({ region, table, kind }) => {
+    if (kind === 'deleted') {
+      const known = mappings.get(table.tableId);
+      if (known !== undefined) manager.delete(known.mapping.uuid);
+      mappings.delete(table.tableId);
+      plain.delete(table.tableId);
+    } else if (table.globalSecondaryIndexes.size > 0) {
+      plain.delete(table.tableId);
+      mappingFor(table, region.accountId, region.name);
+    }
+  });
+  // A fallback for tables that appear unannounced: it listens after the change log (attached
+  // first), so it sees the table's first change.
+  const stopListening = engine.onCommit((event) => {
+    const id = event.table.tableId;
+    if (plain.has(id) || mappings.has(id)) return;
+    const table = tableOf(event);
+    if (table === undefined) return;
+    if (table.globalSecondaryIndexes.size === 0) plain.add(id);
+    else mappingFor(table, event.table.accountId, event.table.region, event);
+  });
+  for (const region of engine.allRegions())
+    for (const table of region.tables.values())
+      if (table.globalSecondaryIndexes.size > 0) mappingFor(table, region.accountId, region.name);
+
+  engine.indexes.builder = async (table, index) => {
+    const region = [...engine.allRegions()].find((candidate) => candidate.tables.get(table.name) === table);
+    if (region === undefined) return;
+    plain.delete(table.tableId);
+    const mapping = mappingFor(table, region.accountId, region.name);
+    // The snapshot and the feed's backlog together bring every item to its latest state: each
+    // item's last change in the feed ends where the snapshot stands (at least once, idempotent).
+    const items = [...table.items.items()];
+    const enabled = mapping.running;
+    mapping.stop();
+    while (mapping.counters.inFlight > 0) await new Promise((resolve) => setImmediate(resolve));
+    const tableArn = `arn:aws:dynamodb:${region.name}:${region.accountId}:table/${table.name}`;
+    const batchSize = options.batchSize ?? 100;
+    for (let from = 0; from < items.length; from += batchSize) {
+      const Records = items.slice(from, from + batchSize).map((stored, offset) => {
+        const image = stored.decode();
+        return insertRecord(table, image, tableArn, from + offset + 1, region.name);
+      });
+      await invokeUntilDone(fn, Records, `backfill of ${index.name}`);
+    }
+    if (enabled) mapping.start();
+  };
+
+  return {
+    manager,
+    pause() {
+      paused = true;
+      for (const { mapping } of mappings.values()) manager.disable(mapping.uuid);
+    },
+    resume() {
+      paused = false;
+      for (const { mapping } of mappings.values()) manager.enable(mapping.uuid);
+    },
+    lag() {
+      const lags: IndexLag[] = [];
+      for (const { mapping, table, tableName } of mappings.values()) {
+        const state = manager.inspect(mapping.uuid);
+        for (const indexName of table.globalSecondaryIndexes.keys())
+          lags.push({ tableName, indexName, backlog: state.backlog, lagMs: state.iteratorAgeMs });
+      }
+      return lags;
+    },
+    close() {
+      stopListening();
+      stopTables();
+      engine.indexes.builder = undefined;
+      for (const { mapping } of mappings.values()) manager.delete(mapping.uuid);
+      mappings.clear();
+      if (options.manager === undefined) manager.close();
+    },
+  };
+}
+
+function delayOf(
+  setting: GsiMaintainerOptions['propagationDelay'],
+  random: () => number,
+): (() => number) | undefined {
+  if (setting === undefined) return undefined;
+  if (Array.isArray(setting)) {
+    const [min, max] = setting as readonly [number, number];
+    return () => min + random() * (max - min);
+  }
+  const fixed = parseDuration(setting as number | string);
+  return fixed > 0 ? () => fixed : undefined;
+}
+
+/** An INSERT record of an existing item, as the backfill feeds it to the handler. */
+function insertRecord(
+  table: Table,
+  image: AttributeMap,
+  tableArn: string,
+  ordinal: number,
+  region: string,
+): DynamoDBRecord {
+  const keys: AttributeMap = {};
+  for (const { AttributeName } of table.keySchema) keys[AttributeName] = image[AttributeName]!;
+  return {
+    eventID: ordinal.toString(16).padStart(32, '0'),
+    eventName: 'INSERT',
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: region,
+    dynamodb: {
+      Keys: keys as never,
+      NewImage: image as never,
+      SequenceNumber: formatSequenceNumber(ordinal),
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+    eventSourceARN: `${tableArn}/internal-feed`,
+  };
+}
+
+/** Invokes until the handler reports no failure (the index writer is in-process: a few tries). */
+async function invokeUntilDone(fn: LocalFunction, records: DynamoDBRecord[], what: string): Promise<void> {
+  let pending = records;
+  for (let attempt = 0; attempt < 5 && pending.length > 0; attempt++) {
+    const result = await fn.invoke({ Records: pending });
+    if (result.status === 'error') continue;
+    const failed = new Set(
+      (
+        (result.payload as { batchItemFailures?: { itemIdentifier: string }[] } | undefined)
+          ?.batchItemFailures ?? []
+      ).map((failure) => failure.itemIdentifier),
+    );
+    pending = pending.filter((record) => failed.has(record.dynamodb!.SequenceNumber!));
+  }
+  if (pending.length > 0) throw new Error(`gsi-maintainer: ${what} failed for ${pending.length} items`);
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../core/clock.js';
+import type { InvocationResult, MappedFunction } from '../../streams/mapping/invoke.js';
+import { loadHandler } from './handlerModule.js';
+import { InvocationLog, type InvocationLogEntry } from './invocationLog.js';
+import { lambdaContext, logStreamName } from './lambdaContext.js';
+import { type FunctionError, functionErrorOf, type LambdaHandler, runHandler } from './runHandler.js';
+import { type WorkerOutcome, WorkerPool } from './workerPool.js';
+
+/** How a local function is defined (the host's config file maps onto this). */
+export interface FunctionDefinition {
+  /** FunctionName. */
+  readonly name: string;
+  /** An in-process handler `(event, context) => Promise<result>`... */
+  readonly handler?: LambdaHandler | ((event: never, context: never) => unknown);
+  /** ...or a handler module: a `.ts` file (run through tsx) or a bundle (`.mjs`, `.js`). */
+  readonly module?: string;
+  /** The module's export (default `handler`). */
+  readonly exportName?: string;
+  /** Directory relative module paths start from (default: the working directory). */
+  readonly cwd?: string;
+  /** `in-process` (default) or `worker`: a module runs in worker threads (crash and loop proof). */
+  readonly isolation?: 'in-process' | 'worker';
+  /** Timeout in seconds (Lambda's default: 3). */
+  readonly timeout?: number;
+  /** MemorySize in MB, reported in the context (default 128). */
+  readonly memorySize?: number;
+  /** Worker threads at most (isolation `worker`; default 4). */
+  readonly maxWorkers?: number;
+  /** Invocations the log keeps (default 1000; 0 keeps none). */
+  readonly logLimit?: number;
+}
+
+export interface LocalFunctionEnvironment {
+  readonly clock: Clock;
+  readonly accountId: string;
+  readonly region: string;
+}
+
+/**
+ * A Lambda function run locally (spec §2.2.1: invoked synchronously). Each invocation gets a
+ * Lambda `Context` and a timeout on the engine clock; a handler that throws, rejects, times out
+ * or crashes its worker is a failed invocation (`status: 'error'`, spec §2.3.1). Every invocation
+ * is logged (`invocations`).
+ */
+export class LocalFunction implements MappedFunction {
+  readonly functionName: string;
+  readonly functionArn: string;
+  readonly log: InvocationLog;
+  private readonly timeoutMs: number;
+  private readonly memory: number;
+  private handlerPromise: Promise<LambdaHandler> | undefined;
+  private readonly pool: WorkerPool | undefined;
+  private readonly logStream = logStreamName(Date.now());
+  private running = 0;
+
+  constructor(
+    readonly definition: FunctionDefinition,
+    private readonly environment: LocalFunctionEnvironment,
+  ) {
+    if ((definition.handler === undefined) === (definition.module === undefined))
+      throw new TypeError(`Function ${definition.name}: give either a handler or a module`);
+    if (definition.isolation === 'worker' && definition.module === undefined)
+      throw new TypeError(`Function ${definition.name}: worker isolation needs a module file`);
+    this.functionName = definition.name;
+    this.functionArn = `arn:aws:lambda:${environment.region}:${environment.accountId}:function:${definition.name}`;
+    this.timeoutMs = (definition.timeout ?? 3) * 1000;
+    this.memory = definition.memorySize ?? 128;
+    this.log = new InvocationLog(definition.logLimit);
+    if (definition.handler !== undefined)
+      this.handlerPromise = Promise.resolve(definition.handler as LambdaHandler);
+    if (definition.isolation === 'worker') {
+      const clock = environment.clock;
+      this.pool = new WorkerPool({
+        module: definition.module!,
+        exportName: definition.exportName ?? 'handler',
+        cwd: definition.cwd ?? process.cwd(),
+        ...(definition.maxWorkers === undefined ? {} : { maxWorkers: definition.maxWorkers }),
+        startTimeout: (ms, onTimeout) => {
+          const timer = clock.setTimeout(onTimeout, ms);
+          return () => clock.clearTimeout(timer);
+        },
+      });
+    }
+  }
+
+  /** Invocations in progress. */
+  get inFlight(): number {
+    return this.running;
+  }
+
+  /** The logged invocations, oldest first. */
+  get invocations(): readonly InvocationLogEntry[] {
+    return this.log.list();
+  }
+
+  async invoke(event: unknown): Promise<InvocationResult> {
+    const requestId = randomUUID();
+    const clock = this.environment.clock;
+    const startedAt = clock.now();
+    const started = performance.now();
+    this.running++;
+    let outcome: WorkerOutcome;
+    try {
+      outcome =
+        this.pool !== undefined
+          ? await this.inWorker(event, requestId)
+          : await this.inProcess(event, requestId, startedAt);
+    } finally {
+      this.running--;
+    }
+    const durationMs = performance.now() - started;
+    const entry: InvocationLogEntry = outcome.ok
+      ? {
+          requestId,
+          functionName: this.functionName,
+          startedAt,
+          durationMs,
+          event,
+          status: 'ok',
+          result: outcome.result,
+        }
+      : {
+          requestId,
+          functionName: this.functionName,
+          startedAt,
+          durationMs,
+          event,
+          status: 'error',
+          error: outcome.error,
+        };
+    this.log.add(entry);
+    return outcome.ok
+      ? { requestId, status: 'ok', payload: outcome.result }
+      : { requestId, status: 'error', error: outcome.error };
+  }
+
+  private async inProcess(event: unknown, requestId: string, startedAt: number): Promise<WorkerOutcome> {
+    const clock = this.environment.clock;
+    let handler: LambdaHandler;
+    try {
+      this.handlerPromise ??= loadHandler(
+        this.definition.module!,
+        this.definition.exportName,
+        this.definition.cwd,
+      );
+      handler = await this.handlerPromise;
+    } catch (error) {
+      this.handlerPromise = undefined;
+      return { ok: false, error: functionErrorOf(error) };
+    }
+    const context = lambdaContext({
+      functionName: this.functionName,
+      requestId,
+      accountId: this.environment.accountId,
+      region: this.environment.region,
+      memoryLimitInMB: this.memory,
+      remainingTimeMs: () => startedAt + this.timeoutMs - clock.now(),
+      logStreamName: this.logStream,
+    });
+    return new Promise<WorkerOutcome>((resolve) => {
+      // An in-process handler cannot be stopped: on timeout its result is ignored.
+      const timer = clock.setTimeout(
+        () => resolve({ ok: false, error: timedOut(this.timeoutMs) }),
+        this.timeoutMs,
+      );
+      runHandler(handler, event, context).then(
+        (result) => {
+          clock.clearTimeout(timer);
+          resolve({ ok: true, result });
+        },
+        (error: unknown) => {
+          clock.clearTimeout(timer);
+          resolve({ ok: false, error: functionErrorOf(error) });
+        },
+      );
+    });
+  }
+
+  private inWorker(event: unknown, requestId: string): Promise<WorkerOutcome> {
+    return this.pool!.run(event, {
+      functionName: this.functionName,
+      requestId,
+      accountId: this.environment.accountId,
+      region: this.environment.region,
+      memoryLimitInMB: this.memory,
+      timeoutMs: this.timeoutMs,
+      logStreamName: this.logStream,
+    });
+  }
+
+  /** Terminates the function's worker threads, if any. */
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+}
+
+function timedOut(timeoutMs: number): FunctionError {
+  return {
+    errorType: 'Sandbox.Timedout',
+    errorMessage: `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`,
+  };
+}

@@ -1,0 +1,97 @@
+import type { Clock } from '../../core/clock.js';
+import { type FunctionResolver, functionNameOf, type MappedFunction } from '../../streams/mapping/invoke.js';
+import type { InvocationLogEntry } from './invocationLog.js';
+import { type FunctionDefinition, LocalFunction } from './localFunction.js';
+
+export interface LocalFunctionsOptions {
+  readonly clock: Clock;
+  readonly accountId?: string;
+  readonly region?: string;
+}
+
+/**
+ * The functions of a local eddy, by name: what event source mappings invoke (a
+ * `FunctionResolver`), and where their invocations can be inspected.
+ *
+ * @example
+ * ```ts
+ * const functions = new LocalFunctions({ clock: engine.clock });
+ * functions.define({ name: 'audit', handler: async (event) => { console.log(event); } });
+ * functions.define({ name: 'billing', module: 'src/billing.ts', isolation: 'worker', timeout: 10 });
+ * functions.invocations('audit').length;
+ * ```
+ */
+export class LocalFunctions implements FunctionResolver {
+  private readonly functions = new Map<string, LocalFunction>();
+  private readonly handles = new Map<string, MappedFunction>();
+  readonly accountId: string;
+  readonly region: string;
+
+  constructor(private readonly options: LocalFunctionsOptions) {
+    this.accountId = options.accountId ?? '000000000000';
+    this.region = options.region ?? 'us-east-1';
+  }
+
+  /** Defines (or replaces) a function. */
+  define(definition: FunctionDefinition): LocalFunction {
+    const fn = new LocalFunction(definition, {
+      clock: this.options.clock,
+      accountId: this.accountId,
+      region: this.region,
+    });
+    const previous = this.functions.get(definition.name);
+    if (previous !== undefined) void previous.close();
+    this.functions.set(definition.name, fn);
+    return fn;
+  }
+
+  get(name: string): LocalFunction | undefined {
+    return this.functions.get(name);
+  }
+
+  /**
+   * A mapping's handle on a function, by name or (unqualified or `$LATEST`) ARN. It invokes the
+   * current definition, so redefining a function (new code) takes effect for its mappings, as
+   * UpdateFunctionCode does; a removed function fails invocations until it is back (spec §2.3.4).
+   */
+  resolve(nameOrArn: string): MappedFunction | undefined {
+    const name = functionNameOf(nameOrArn);
+    const fn = this.functions.get(name);
+    if (fn === undefined) return undefined;
+    let handle = this.handles.get(name);
+    if (handle === undefined) {
+      handle = {
+        functionName: name,
+        functionArn: fn.functionArn,
+        invoke: (event) => {
+          const current = this.functions.get(name);
+          if (current === undefined)
+            return Promise.reject(new Error(`Function not found: ${fn.functionArn}`));
+          return current.invoke(event);
+        },
+      };
+      this.handles.set(name, handle);
+    }
+    return handle;
+  }
+
+  /** Removes a function (its mappings' invocations fail until it is defined again). */
+  remove(name: string): void {
+    void this.functions.get(name)?.close();
+    this.functions.delete(name);
+  }
+
+  names(): string[] {
+    return [...this.functions.keys()];
+  }
+
+  /** The logged invocations of a function, oldest first. */
+  invocations(nameOrArn: string): readonly InvocationLogEntry[] {
+    return this.functions.get(functionNameOf(nameOrArn))?.invocations ?? [];
+  }
+
+  /** Terminates every worker thread. */
+  async close(): Promise<void> {
+    await Promise.all([...this.functions.values()].map((fn) => fn.close()));
+  }
+}

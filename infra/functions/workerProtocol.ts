@@ -1,0 +1,28 @@
+import type { FunctionError } from './runHandler.js';
+
+/** Messages between the main thread and a function's worker thread. */
+export interface WorkerInit {
+  readonly module: string;
+  readonly exportName: string;
+  readonly cwd: string;
+}
+
+export interface WorkerInvoke {
+  readonly id: number;
+  readonly event: unknown;
+  readonly context: {
+    readonly functionName: string;
+    readonly requestId: string;
+    readonly accountId: string;
+    readonly region: string;
+    readonly memoryLimitInMB: number;
+    readonly timeoutMs: number;
+    readonly logStreamName: string;
+  };
+}
+
+export type WorkerReply =
+  | { readonly type: 'ready' }
+  | { readonly type: 'started'; readonly id: number }
+  | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly error: FunctionError };

@@ -1,0 +1,350 @@
+import { randomUUID } from 'node:crypto';
+import type { SchedulerLike } from 'rxjs';
+import type { ChangeLog } from '../changeLog.js';
+import { clockScheduler } from '../clockScheduler.js';
+import type { InternalReader } from '../internalFeed.js';
+import { configurationOf, type EventSourceMappingConfiguration } from './configuration.js';
+import {
+  InvalidParameterValueException,
+  LambdaResourceNotFoundException,
+  ResourceConflictException,
+  validationError,
+} from './errors.js';
+import { EventSourceMapping, type MappingCheckpoint, type MappingSource } from './eventSourceMapping.js';
+import type { DestinationResolver } from './failureRecord.js';
+import { inspect, type MappingInspection } from './inspection.js';
+import { type FunctionResolver, functionNameOf, type MappedFunction } from './invoke.js';
+import type { PendingRecord } from './records.js';
+import {
+  type CreateEventSourceMappingInput,
+  type EventSourceMappingSettingsInput,
+  type MappingSettings,
+  resolveCreateSettings,
+  resolveUpdateSettings,
+  type UpdateEventSourceMappingInput,
+} from './settings.js';
+
+export interface MappingManagerOptions {
+  readonly changeLog: ChangeLog;
+  readonly functions: FunctionResolver;
+  readonly destinations?: DestinationResolver;
+  /** Account and region of the mappings' ARNs (default: the engine's). */
+  readonly accountId?: string;
+  readonly region?: string;
+  /**
+   * Wait before retrying a failed batch: `initialMs` × 2^(retry − 1), capped at `maxMs`, on the
+   * engine clock (default 1 s doubling up to 1 min; AWS documents no figure). 0 retries at once.
+   */
+  readonly retryBackoff?: { readonly initialMs?: number; readonly maxMs?: number };
+  /** Registers `drained()` with `engine.settled()` (pass the engine). */
+  readonly settler?: { addSettler(settle: () => Promise<void>): () => void };
+  /**
+   * Whether `drained()` waits for clock timers (retry backoff, batching windows, delays). Default:
+   * yes on a real clock, no on a virtual clock (its timers fire only when the test advances it).
+   */
+  readonly waitForTimers?: boolean;
+  readonly onError?: (error: unknown, context: string) => void;
+}
+
+/** An internal mapping: a built-in function over a table's internal feed (DESIGN §1). */
+export interface InternalMappingOptions {
+  readonly tableName: string;
+  readonly accountId?: string;
+  readonly region?: string;
+  readonly fn: MappedFunction;
+  /** Settings as CreateEventSourceMapping takes them (StartingPosition LATEST by default). */
+  readonly settings?: EventSourceMappingSettingsInput & {
+    readonly StartingPosition?: 'LATEST' | 'TRIM_HORIZON';
+  };
+  /** An already registered reader of the table's feed (default: one registered now). */
+  readonly reader?: InternalReader;
+  /** When each record may be delivered (a propagation delay), epoch ms. */
+  readonly dueOf?: (record: PendingRecord) => number;
+}
+
+const NOT_FOUND = 'The resource you requested does not exist.';
+
+/**
+ * Event source mappings of one eddy (spec §2): the Lambda API's Create/Get/List/Update/Delete
+ * with its validation and messages, the mappings' run time, and the inspection view.
+ *
+ * @example
+ * ```ts
+ * const manager = new MappingManager({ changeLog, functions, destinations, settler: engine });
+ * const { UUID } = manager.create({ FunctionName: 'audit', EventSourceArn: streamArn, StartingPosition: 'TRIM_HORIZON' });
+ * await engine.settled(); // the mapping has caught up
+ * manager.inspect(UUID).recordsProcessed;
+ * ```
+ */
+export class MappingManager {
+  readonly accountId: string;
+  readonly region: string;
+  readonly scheduler: SchedulerLike;
+  private readonly mappings = new Map<string, EventSourceMapping>();
+  private readonly internal = new Map<string, EventSourceMapping>();
+  private readonly unregister: (() => void) | undefined;
+  private readonly waitForTimers: boolean;
+  private version = 0;
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly options: MappingManagerOptions) {
+    const source = options.changeLog.source;
+    this.accountId = options.accountId ?? source.defaultAccountId ?? '000000000000';
+    this.region = options.region ?? source.defaultRegion ?? 'us-east-1';
+    this.scheduler = clockScheduler(source.clock);
+    this.waitForTimers =
+      options.waitForTimers ?? typeof (source.clock as { advance?: unknown }).advance !== 'function';
+    this.unregister = options.settler?.addSettler(() => this.drained());
+  }
+
+  private get where() {
+    return { accountId: this.accountId, region: this.region };
+  }
+
+  /**
+   * CreateEventSourceMapping. Answers the configuration with `State: "Creating"` (spec §2.1.15);
+   * the mapping starts at once.
+   * @throws LambdaValidationException, InvalidParameterValueException, ResourceConflictException,
+   *   LambdaResourceNotFoundException with Lambda's messages (spec §2.1.14).
+   */
+  create(
+    input: CreateEventSourceMappingInput,
+    options: { readonly checkpoint?: MappingCheckpoint } = {},
+  ): EventSourceMappingConfiguration {
+    const missing = (['FunctionName', 'EventSourceArn'] as const).filter(
+      (name) => typeof input[name] !== 'string',
+    );
+    if (missing.length > 0)
+      throw validationError(
+        missing.map((name) => ({
+          value: 'null',
+          member: name[0]!.toLowerCase() + name.slice(1),
+          constraint: 'Member must not be null',
+        })),
+      );
+    const settings = resolveCreateSettings(input);
+    const stream = this.options.changeLog.stream(input.EventSourceArn);
+    if (stream === undefined)
+      throw new InvalidParameterValueException(`Stream not found: ${input.EventSourceArn}`);
+    const fn = this.resolveFunction(input.FunctionName);
+    for (const existing of this.mappings.values()) {
+      if (existing.eventSourceArn === stream.arn && existing.fn.functionName === fn.functionName)
+        throw new ResourceConflictException(
+          `The event source arn (" ${stream.arn} ") and function (" ${fn.functionName} ") provided mapping already exists. Please update or delete the existing mapping with UUID ${existing.uuid}`,
+        );
+    }
+    const mapping = this.newMapping(
+      options.checkpoint?.uuid ?? randomUUID(),
+      fn,
+      settings,
+      {
+        kind: 'stream',
+        stream,
+      },
+      options.checkpoint,
+    );
+    this.mappings.set(mapping.uuid, mapping);
+    const answer = configurationOf(mapping, this.where, 'Creating');
+    this.applyEnabled(mapping);
+    return answer;
+  }
+
+  /** A mapping over a table's internal feed, for built-in functions (not listed by `list`). */
+  createInternal(options: InternalMappingOptions): EventSourceMapping {
+    const accountId = options.accountId ?? this.accountId;
+    const region = options.region ?? this.region;
+    const feed = this.options.changeLog.internalFeed(accountId, region, options.tableName);
+    const settings = resolveCreateSettings({
+      FunctionName: options.fn.functionName,
+      EventSourceArn: 'internal',
+      StartingPosition: 'LATEST',
+      ...options.settings,
+    });
+    const reader = options.reader ?? feed.register(settings.startingPosition);
+    const tableArn = `arn:aws:dynamodb:${region}:${accountId}:table/${options.tableName}`;
+    const source: MappingSource = { kind: 'internal', reader, arn: `${tableArn}/internal-feed`, region };
+    const mapping = this.newMapping(randomUUID(), options.fn, settings, source, undefined, options.dueOf);
+    this.internal.set(mapping.uuid, mapping);
+    this.applyEnabled(mapping);
+    return mapping;
+  }
+
+  private newMapping(
+    uuid: string,
+    fn: MappedFunction,
+    settings: MappingSettings,
+    source: MappingSource,
+    checkpoint: MappingCheckpoint | undefined,
+    dueOf?: (record: PendingRecord) => number,
+  ): EventSourceMapping {
+    const { initialMs = 1000, maxMs = 60_000 } = this.options.retryBackoff ?? {};
+    return new EventSourceMapping({
+      uuid,
+      fn,
+      settings,
+      source,
+      ...(checkpoint === undefined ? {} : { checkpoint }),
+      dependencies: {
+        clock: this.options.changeLog.source.clock,
+        scheduler: this.scheduler,
+        destinations: this.options.destinations,
+        retentionMs: source.kind === 'stream' ? this.options.changeLog.settings.retentionMs : undefined,
+        retryDelayMs: (retry) => Math.min(maxMs, initialMs * 2 ** (retry - 1)),
+        ...(dueOf === undefined ? {} : { dueOf }),
+        changed: () => this.changed(),
+        reportError: (error, context) => this.options.onError?.(error, context),
+      },
+    });
+  }
+
+  private resolveFunction(nameOrArn: string): MappedFunction {
+    const fn = this.options.functions.resolve(nameOrArn);
+    if (fn === undefined)
+      throw new LambdaResourceNotFoundException(
+        `Function not found: arn:aws:lambda:${this.region}:${this.accountId}:function:${functionNameOf(nameOrArn)}`,
+      );
+    return fn;
+  }
+
+  private applyEnabled(mapping: EventSourceMapping): void {
+    if (mapping.settings.enabled) {
+      mapping.state = 'Enabled';
+      mapping.start();
+    } else {
+      mapping.state = 'Disabled';
+      mapping.stop();
+    }
+  }
+
+  /** A mapping's run-time handle (internal mappings included). */
+  mapping(uuid: string): EventSourceMapping {
+    const mapping = this.mappings.get(uuid) ?? this.internal.get(uuid);
+    if (mapping === undefined) throw new LambdaResourceNotFoundException(NOT_FOUND);
+    return mapping;
+  }
+
+  /** GetEventSourceMapping. */
+  get(uuid: string): EventSourceMappingConfiguration {
+    const mapping = this.mappings.get(uuid);
+    if (mapping === undefined) throw new LambdaResourceNotFoundException(NOT_FOUND);
+    return configurationOf(mapping, this.where);
+  }
+
+  /** ListEventSourceMappings, optionally by stream ARN and/or function. */
+  list(filter: { readonly EventSourceArn?: string; readonly FunctionName?: string } = {}): {
+    EventSourceMappings: EventSourceMappingConfiguration[];
+  } {
+    const name = filter.FunctionName === undefined ? undefined : functionNameOf(filter.FunctionName);
+    const EventSourceMappings = [...this.mappings.values()]
+      .filter(
+        (mapping) => filter.EventSourceArn === undefined || mapping.eventSourceArn === filter.EventSourceArn,
+      )
+      .filter((mapping) => name === undefined || mapping.fn.functionName === name)
+      .map((mapping) => configurationOf(mapping, this.where));
+    return { EventSourceMappings };
+  }
+
+  /**
+   * UpdateEventSourceMapping: new settings apply from the checkpoint on; `Enabled: false` pauses
+   * (the checkpoint is kept), `Enabled: true` resumes (spec §2.1.13).
+   */
+  update(input: UpdateEventSourceMappingInput): EventSourceMappingConfiguration {
+    const mapping = this.mappings.get(input.UUID) ?? this.internal.get(input.UUID);
+    if (mapping === undefined) throw new LambdaResourceNotFoundException(NOT_FOUND);
+    const settings = resolveUpdateSettings(mapping.settings, input);
+    const fn = input.FunctionName === undefined ? mapping.fn : this.resolveFunction(input.FunctionName);
+    const transition =
+      settings.enabled === mapping.settings.enabled
+        ? 'Updating'
+        : settings.enabled
+          ? 'Enabling'
+          : 'Disabling';
+    mapping.stop();
+    mapping.settings = settings;
+    mapping.fn = fn;
+    mapping.lastModified = this.options.changeLog.source.clock.now();
+    const answer = configurationOf(mapping, this.where, transition);
+    this.applyEnabled(mapping);
+    return answer;
+  }
+
+  /** Pauses a mapping, keeping its checkpoint. */
+  disable(uuid: string): EventSourceMappingConfiguration {
+    return this.update({ UUID: uuid, Enabled: false });
+  }
+
+  /** Resumes a mapping from its checkpoint. */
+  enable(uuid: string): EventSourceMappingConfiguration {
+    return this.update({ UUID: uuid, Enabled: true });
+  }
+
+  /** DeleteEventSourceMapping: answers the configuration with `State: "Deleting"`. */
+  delete(uuid: string): EventSourceMappingConfiguration {
+    const mapping = this.mappings.get(uuid) ?? this.internal.get(uuid);
+    if (mapping === undefined) throw new LambdaResourceNotFoundException(NOT_FOUND);
+    mapping.stop();
+    if (mapping.source.kind === 'internal') mapping.source.reader.close();
+    this.mappings.delete(uuid);
+    this.internal.delete(uuid);
+    return configurationOf(mapping, this.where, 'Deleting');
+  }
+
+  /** The state of one mapping, or of all (internal ones included). */
+  inspect(uuid: string): MappingInspection;
+  inspect(): MappingInspection[];
+  inspect(uuid?: string): MappingInspection | MappingInspection[] {
+    if (uuid !== undefined) return inspect(this.mapping(uuid));
+    return [...this.mappings.values(), ...this.internal.values()].map(inspect);
+  }
+
+  /** Serialisable checkpoints of the API's mappings (restore with `create(input, { checkpoint })`). */
+  checkpoints(): MappingCheckpoint[] {
+    return [...this.mappings.values()].map((mapping) => mapping.checkpoint());
+  }
+
+  private changed(): void {
+    this.version++;
+    if (this.waiters.length === 0) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  private nextChange(): Promise<void> {
+    return new Promise((resolve) => {
+      // A safety net: state can also move without a notification (e.g. a table's feed ending).
+      const timer = setTimeout(resolve, 25);
+      timer.unref?.();
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * Resolves when every mapping has handled every record committed so far, or, when not waiting
+   * for timers, when what is left can only move after the clock does (advance a virtual clock).
+   */
+  async drained(options: { readonly waitForTimers?: boolean } = {}): Promise<void> {
+    const waitForTimers = options.waitForTimers ?? this.waitForTimers;
+    const all = () => [...this.mappings.values(), ...this.internal.values()];
+    for (;;) {
+      if (all().every((mapping) => mapping.drained())) return;
+      if (!waitForTimers && all().every((mapping) => mapping.waitingOnClock())) {
+        // Stable across a macrotask turn: no promise reaction was about to move anything.
+        const version = this.version;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (version === this.version && all().every((mapping) => mapping.waitingOnClock())) return;
+        continue;
+      }
+      await this.nextChange();
+    }
+  }
+
+  /** Stops every mapping and unregisters from the engine. */
+  close(): void {
+    for (const mapping of [...this.mappings.values(), ...this.internal.values()]) mapping.stop();
+    this.unregister?.();
+  }
+}

@@ -1,0 +1,86 @@
+import { Observable } from 'rxjs';
+import type { FeedRecord } from '../internalFeed.js';
+import type { RecordCursor } from './cursors.js';
+
+export interface ReadOptions<T> {
+  /** Most records per chunk (one "poll"). */
+  readonly chunkSize: number;
+  /** How many more records the mapping takes now (records in flight are bounded). */
+  readonly room: () => number;
+  /** Calls `wake` when room frees up. Returns the unsubscribe function. */
+  readonly onRoom: (wake: () => void) => () => void;
+  readonly toRecord: (record: FeedRecord) => T;
+  /** Told whether a read is scheduled (the mapping is not idle while one is). */
+  readonly onScheduled?: (scheduled: boolean) => void;
+}
+
+/**
+ * The records of one shard as chunks, read from the cursor when they arrive and while the
+ * mapping has room for them: push on top of pull (DESIGN §2). A mapping that is busy retrying
+ * holds a bounded number of records in memory; the rest wait in the log, where retention keeps
+ * them anyway. Completes when the shard is closed and read to its end.
+ *
+ * Reads run in a microtask after the write that woke them (commit-to-invocation latency), and a
+ * read that stopped for lack of room or after a full budget continues in a later macrotask turn,
+ * so a long backlog never starves writers and I/O. Polling 4 times a second (spec §2.1.16) would
+ * only add latency locally: appends wake the reader instead.
+ *
+ * ```
+ * log appends:    -a-b---c-|          (shard closes after c)
+ * readRecords:    -a-b---c-|          each as a chunk [a], [b], [c]; appends in one task share a chunk
+ * ```
+ *
+ * @example
+ * ```ts
+ * readRecords(cursor, { chunkSize: 1000, room: () => 1000 - tracker.count, onRoom, toRecord })
+ *   .subscribe((chunk) => console.log(chunk.length));
+ * ```
+ */
+export function readRecords<T>(cursor: RecordCursor, options: ReadOptions<T>): Observable<T[]> {
+  return new Observable<T[]>((subscriber) => {
+    let scheduled = false;
+    let immediate: NodeJS.Immediate | undefined;
+    const setScheduled = (value: boolean) => {
+      scheduled = value;
+      options.onScheduled?.(value);
+    };
+    const drain = () => {
+      immediate = undefined;
+      setScheduled(false);
+      if (subscriber.closed) return;
+      let budget = 16;
+      try {
+        for (;;) {
+          const room = options.room();
+          if (room <= 0 || cursor.available() === 0) break;
+          if (budget-- === 0) {
+            schedule(true);
+            return;
+          }
+          const records = cursor.read(Math.min(options.chunkSize, room));
+          if (records.length === 0) break;
+          subscriber.next(records.map(options.toRecord));
+          if (subscriber.closed) return;
+        }
+        if (cursor.finished()) subscriber.complete();
+      } catch (error) {
+        subscriber.error(error);
+      }
+    };
+    const schedule = (later: boolean) => {
+      if (scheduled || subscriber.closed) return;
+      setScheduled(true);
+      if (later) immediate = setImmediate(drain);
+      else queueMicrotask(drain);
+    };
+    const stopListening = cursor.listen(() => schedule(false));
+    const stopRoom = options.onRoom(() => schedule(true));
+    schedule(false);
+    return () => {
+      stopListening();
+      stopRoom();
+      if (immediate !== undefined) clearImmediate(immediate);
+      if (scheduled) setScheduled(false);
+    };
+  });
+}

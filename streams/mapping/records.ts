@@ -1,0 +1,66 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { ChangeEvent } from '../../core/changeEvent.js';
+import type { FeedRecord } from '../internalFeed.js';
+import { formatSequenceNumber } from '../sequenceNumber.js';
+import { type RecordSource, showsNewImage, showsOldImage, toDynamoDBRecord } from '../streamView.js';
+
+/**
+ * Records on their way through a mapping. A pending record holds the change, not the Lambda
+ * record: the record is built when a batch is invoked, afresh for every attempt, because a
+ * handler may mutate its event (middy's event-normalizer rewrites images in place) and a retry
+ * must see what Lambda would send again. A record built for filtering is reused once.
+ */
+export interface PendingRecord {
+  /** Position in its log (the ordinal of its sequence number, `sequenceNumber.ts`). */
+  readonly ordinal: number;
+  readonly event: ChangeEvent;
+  /** Estimated bytes in the invocation payload (spec §2.2.5). */
+  readonly bytes: number;
+  /** A record built for filtering, handed to the first invocation. */
+  built: DynamoDBRecord | undefined;
+  /** Slot in the shard's outstanding-records tracker. */
+  slot: number;
+}
+
+/** The JSON around a record's Keys and images, measured on a recorded MODIFY (spec §2.2.2). */
+const RECORD_OVERHEAD = 300;
+
+/**
+ * The payload bytes of a record, estimated from the stored item texts (exact for ASCII content;
+ * JSON text counts UTF-16 units, so content with multi-byte characters is under-counted by their
+ * extra bytes). Building and serialising every record to measure it would cost more than the
+ * invocation itself (bench/mappings.ts).
+ */
+export function estimateBytes(event: ChangeEvent, source: RecordSource): number {
+  let bytes = RECORD_OVERHEAD + (source.eventSourceArn?.length ?? 0) + event.keysSize + 40;
+  if (event.newItem !== undefined && showsNewImage(source.viewType)) bytes += event.newItem.json.length;
+  if (event.oldItem !== undefined && showsOldImage(source.viewType)) bytes += event.oldItem.json.length;
+  return bytes;
+}
+
+export function pendingRecord(record: FeedRecord, source: RecordSource): PendingRecord {
+  return {
+    ordinal: record.ordinal,
+    event: record.event,
+    bytes: estimateBytes(record.event, source),
+    built: undefined,
+    slot: -1,
+  };
+}
+
+/** The Lambda record of a pending record: the one built for filtering (once), else a new one. */
+export function lambdaRecordOf(record: PendingRecord, source: RecordSource): DynamoDBRecord {
+  const built = record.built;
+  if (built !== undefined) {
+    record.built = undefined;
+    return built;
+  }
+  return toDynamoDBRecord(record.event, record.ordinal, source);
+}
+
+export function sequenceNumberOf(record: PendingRecord): string {
+  return formatSequenceNumber(record.ordinal);
+}
+
+/** The synchronous invocation payload limit (spec §2.2.5): 6 MB. */
+export const MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;

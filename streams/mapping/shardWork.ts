@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import {
+  concatMap,
+  defer,
+  EMPTY,
+  from,
+  groupBy,
+  ignoreElements,
+  map,
+  mergeMap,
+  type Observable,
+  tap,
+} from 'rxjs';
+import { toDynamoDBRecord } from '../streamView.js';
+import type { RecordCursor } from './cursors.js';
+import { invocationRecord } from './failureRecord.js';
+import { batchRecords } from './operators/batchRecords.js';
+import { delayRecords } from './operators/delayRecords.js';
+import { type DeliveryPolicy, type DeliveryReport, deliverBatches } from './operators/deliverBatches.js';
+import { filterRecords } from './operators/filterRecords.js';
+import { partitionByKey } from './operators/partitionByKey.js';
+import { OutstandingRecords } from './outstanding.js';
+import { readRecords } from './readRecords.js';
+import {
+  lambdaRecordOf,
+  MAX_PAYLOAD_BYTES,
+  type PendingRecord,
+  pendingRecord,
+  sequenceNumberOf,
+} from './records.js';
+import { type AttemptOutcome, classifyResult, type ResponseRules } from './responses.js';
+import type { MappingRuntime } from './runtime.js';
+import { deliverWindows } from './windowDelivery.js';
+
+/** Most records read per poll (GetRecords returns at most 1000, spec §1.5.5). */
+const CHUNK_SIZE = 1000;
+
+/**
+ * A mapping's work on one shard (spec §2.2.3: a batch holds records of one shard): the pipeline
+ * read → filter → (delay) → lanes → batch → invoke → settle, and the shard's checkpoint.
+ */
+export class ShardWork {
+  readonly tracker = new OutstandingRecords<PendingRecord>();
+  private readScheduled = false;
+  private busy = 0;
+  private wakeReader: (() => void) | undefined;
+  private readonly roomLimit: number;
+  /** The mapping stopped this work: late results must not move the (shared) checkpoint. */
+  private detached = false;
+  private skipsSeen = 0;
+
+  constructor(
+    readonly runtime: MappingRuntime,
+    readonly cursor: RecordCursor,
+  ) {
+    const { batchSize, parallelizationFactor } = runtime.settings;
+    this.roomLimit = Math.max(CHUNK_SIZE, batchSize * (parallelizationFactor + 1));
+  }
+
+  get shardId(): string {
+    return this.cursor.shardId;
+  }
+
+  /** The checkpoint: every record up to this ordinal is done. */
+  get committed(): number {
+    const oldest = this.tracker.oldest;
+    return oldest === undefined ? this.cursor.nextOrdinal - 1 : oldest.ordinal - 1;
+  }
+
+  /** Nothing read is unfinished, nothing is waiting to be read, nothing runs. */
+  idle(): boolean {
+    return (
+      this.tracker.count === 0 && this.busy === 0 && !this.readScheduled && this.cursor.available() === 0
+    );
+  }
+
+  /** Nothing runs and nothing can be read now: what is left waits for the clock. */
+  waitingOnClock(): boolean {
+    return (
+      this.busy === 0 &&
+      !this.readScheduled &&
+      (this.cursor.available() === 0 || this.tracker.count >= this.roomLimit)
+    );
+  }
+
+  /** Records not finished: unread plus read and in progress. */
+  backlog(): number {
+    return this.cursor.available() + this.tracker.count;
+  }
+
+  /** Commit time of the oldest unfinished record (for the iterator age). */
+  oldestAt(): number | undefined {
+    return this.tracker.oldest?.event.at ?? this.cursor.nextAt();
+  }
+
+  /** Runs the shard until it is closed, read to its end and every record is done. */
+  run(): Observable<never> {
+    const { settings, scheduler, counters, recordSource } = this.runtime;
+    let chunks$ = readRecords(this.cursor, {
+      chunkSize: CHUNK_SIZE,
+      room: () => this.roomLimit - this.tracker.count,
+      onRoom: (wake) => {
+        this.wakeReader = wake;
+        return () => {
+          this.wakeReader = undefined;
+        };
+      },
+      toRecord: (record) => pendingRecord(record, recordSource),
+      onScheduled: (scheduled) => {
+        this.readScheduled = scheduled;
+      },
+    }).pipe(
+      tap((chunk) => {
+        counters.recordsRead += chunk.length;
+        counters.retentionSkips += this.cursor.trimmedSkips - this.skipsSeen;
+        this.skipsSeen = this.cursor.trimmedSkips;
+      }),
+    );
+    const matches = settings.filter;
+    if (matches !== undefined) {
+      chunks$ = chunks$.pipe(
+        filterRecords(
+          (record) =>
+            matches((record.built ??= toDynamoDBRecord(record.event, record.ordinal, recordSource))),
+          () => counters.recordsFiltered++,
+        ),
+      );
+    }
+    chunks$ = chunks$.pipe(
+      tap((chunk) => {
+        for (const record of chunk) this.tracker.track(record);
+      }),
+    );
+    const dueOf = this.runtime.dueOf;
+    if (dueOf !== undefined) chunks$ = chunks$.pipe(delayRecords(dueOf, scheduler));
+    // Tumbling windows keep one state per shard (spec §2.6.2), so they run in one lane.
+    const lanes = settings.tumblingWindowInSeconds > 0 ? 1 : settings.parallelizationFactor;
+    const done$ =
+      lanes === 1
+        ? this.lane(chunks$)
+        : chunks$.pipe(
+            partitionByKey(lanes, (record) => record.event.itemKey),
+            groupBy((chunk) => chunk.lane),
+            mergeMap((lane$) => this.lane(lane$.pipe(map((chunk) => chunk.records)))),
+          );
+    return done$.pipe(ignoreElements());
+  }
+
+  /** One lane: batch, then deliver batches one at a time (spec §2.3.2: the lane waits on retries). */
+  private lane(chunks$: Observable<PendingRecord[]>): Observable<unknown> {
+    const { settings, scheduler, counters } = this.runtime;
+    const batches$ = chunks$.pipe(
+      batchRecords(
+        {
+          maxRecords: settings.batchSize,
+          windowMs: settings.maximumBatchingWindowInSeconds * 1000,
+          maxBytes: MAX_PAYLOAD_BYTES,
+          bytesOf: (record) => record.bytes,
+        },
+        scheduler,
+      ),
+      tap(() => counters.batches++),
+    );
+    if (settings.tumblingWindowInSeconds > 0) return deliverWindows(batches$, this);
+    const rules: ResponseRules = {
+      reportBatchItemFailures: settings.reportBatchItemFailures,
+      requireState: false,
+    };
+    return batches$.pipe(
+      deliverBatches(
+        this.policy((records) =>
+          defer(() =>
+            this.invoke(
+              { Records: records.map((record) => lambdaRecordOf(record, this.runtime.recordSource)) },
+              records,
+              rules,
+            ),
+          ),
+        ),
+      ),
+      concatMap((report) => this.settle(report)),
+    );
+  }
+
+  /** The retry policy of this mapping around an `attempt` function. */
+  policy(attempt: DeliveryPolicy<PendingRecord>['attempt']): DeliveryPolicy<PendingRecord> {
+    const { settings, scheduler, clock, maxRecordAgeMs } = this.runtime;
+    return {
+      attempt,
+      maximumRetryAttempts: settings.maximumRetryAttempts,
+      bisectOnError: settings.bisectBatchOnFunctionError,
+      ...(maxRecordAgeMs === undefined
+        ? {}
+        : { isExpired: (record: PendingRecord) => clock.now() - record.event.at > maxRecordAgeMs }),
+      retryDelayMs: (retry) => this.runtime.retryDelayMs(retry),
+      scheduler,
+    };
+  }
+
+  /** Invokes the function and classifies the result (spec §2.3, §2.4). */
+  async invoke(
+    event: unknown,
+    records: readonly PendingRecord[],
+    rules: ResponseRules,
+  ): Promise<AttemptOutcome> {
+    const { counters, fn } = this.runtime;
+    counters.invocations++;
+    counters.inFlight++;
+    this.busy++;
+    try {
+      const result = await fn.invoke(event);
+      return classifyResult(result, () => records.map(sequenceNumberOf), rules);
+    } finally {
+      counters.inFlight--;
+      this.busy--;
+      this.runtime.changed();
+    }
+  }
+
+  /** Accounts for a report: counters, checkpoint, destination (spec §2.3.3, §2.5). */
+  settle(report: DeliveryReport<PendingRecord>): Observable<never> {
+    const { counters } = this.runtime;
+    switch (report.kind) {
+      case 'processed':
+        counters.recordsProcessed += report.records.length;
+        counters.lastProcessingResult = 'OK';
+        this.finish(report.records);
+        return EMPTY;
+      case 'retry':
+        counters.retries++;
+        counters.lastProcessingResult = 'PROBLEM: Function call failed';
+        this.runtime.changed();
+        return EMPTY;
+      case 'invokeError':
+        counters.invokeErrors++;
+        this.runtime.reportError(report.error, `invoking ${this.runtime.fn.functionName}`);
+        return EMPTY;
+      case 'discarded':
+        counters.recordsFailed += report.records.length;
+        return from(this.sendToDestination(report)).pipe(ignoreElements());
+    }
+  }
+
+  /** The mapping stopped: whatever is still in flight here will be read and delivered again. */
+  detach(): void {
+    this.detached = true;
+  }
+
+  /** Records are done: the checkpoint may move (and the internal feed release them). */
+  finish(records: readonly PendingRecord[]): void {
+    if (this.detached) return;
+    for (const record of records) this.tracker.finish(record);
+    this.cursor.commit(this.committed);
+    if (this.wakeReader !== undefined && this.cursor.available() > 0) this.wakeReader();
+    this.runtime.changed();
+  }
+
+  private async sendToDestination(report: Extract<DeliveryReport<PendingRecord>, { kind: 'discarded' }>) {
+    const { runtime } = this;
+    const destination = runtime.destination();
+    const records = report.records;
+    if (destination !== undefined) {
+      const first = records[0]!;
+      const last = records[records.length - 1]!;
+      const record = invocationRecord({
+        requestId: report.last?.requestId ?? randomUUID(),
+        functionArn: runtime.fn.functionArn,
+        condition: report.condition,
+        invokeCount: report.invokeCount,
+        ...(report.last === undefined ? {} : { functionError: report.last.functionError }),
+        at: runtime.clock.now(),
+        shardId: this.shardId,
+        streamArn: runtime.sourceArn,
+        first: { sequenceNumber: sequenceNumberOf(first), at: first.event.at },
+        last: { sequenceNumber: sequenceNumberOf(last), at: last.event.at },
+        batchSize: records.length,
+      });
+      runtime.counters.inFlight++;
+      this.busy++;
+      try {
+        await destination.send({
+          record,
+          mappingUuid: runtime.uuid,
+          shardId: this.shardId,
+          payload: () => ({
+            Records: records.map((pending) =>
+              toDynamoDBRecord(pending.event, pending.ordinal, runtime.recordSource),
+            ),
+          }),
+        });
+        runtime.counters.destinationCount++;
+      } catch (error) {
+        runtime.counters.destinationErrors++;
+        runtime.reportError(error, `sending to ${runtime.settings.onFailureDestination}`);
+      } finally {
+        runtime.counters.inFlight--;
+        this.busy--;
+      }
+    }
+    this.finish(records);
+  }
+}
