@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  // What users import as `eddy/testing` and `eddy/config` (package.json "exports").
+  resolve: {
+    alias: {
+      'eddy/testing': here('./infra/testing/index.ts'),
+      'eddy/config': here('./infra/config.ts'),
+    },
+  },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     // Two cores on the CI machine: the forks pool keeps workers isolated (servers, child processes).

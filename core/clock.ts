@@ -94,10 +94,16 @@ export class VirtualClock implements Clock {
     return next;
   }
 
-  /** Moves time forward by `ms` (a number or a duration such as `'48h'`), firing due timers. */
-  async advance(duration: number | string): Promise<void> {
+  /**
+   * Moves time forward by `ms` (a number or a duration such as `'48h'`), firing due timers.
+   *
+   * Between timers it lets promise chains run, and awaits `settle` when given: work a timer starts
+   * that waits on real I/O (a worker thread, a socket) then finishes, and the timers it schedules
+   * (a retry's backoff) fire within the same advance.
+   */
+  async advance(duration: number | string, settle: () => Promise<void> = flushMicrotasks): Promise<void> {
     const target = this.current + parseDuration(duration);
-    await flushMicrotasks();
+    await settle();
     for (;;) {
       const timer = this.nextDue(target);
       if (timer === undefined) break;
@@ -105,9 +111,10 @@ export class VirtualClock implements Clock {
       this.current = Math.max(this.current, timer.at);
       timer.callback();
       await flushMicrotasks();
+      await settle();
     }
     this.current = target;
-    await flushMicrotasks();
+    await settle();
   }
 
   /** Sets the time without firing timers in between (timers now due fire on the next advance). */

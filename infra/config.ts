@@ -34,18 +34,105 @@ export interface ServerConfig {
 }
 
 /**
- * The project's `eddy.config.{ts,mjs,json}`. Open on purpose: functions and their bindings to
- * streams and schedules join here as they land (add the key to `CONFIG_KEYS` in
- * `infra/cli/loadConfig.ts` with its checks).
+ * A stream binding: the function reads a table's DynamoDB stream through an event source mapping.
+ * Settings are CreateEventSourceMapping's members, spelled as AWS spells them (and as SAM's
+ * DynamoDB event takes them), so the same config deploys unchanged.
+ * https://docs.aws.amazon.com/lambda/latest/api/API_CreateEventSourceMapping.html
+ */
+export interface StreamBindingConfig {
+  /** The table whose stream feeds the function (its StreamSpecification must be enabled). */
+  readonly table: string;
+  readonly StartingPosition?: 'TRIM_HORIZON' | 'LATEST';
+  readonly BatchSize?: number;
+  readonly MaximumBatchingWindowInSeconds?: number;
+  readonly FilterCriteria?: { readonly Filters: readonly { readonly Pattern: string }[] };
+  readonly MaximumRetryAttempts?: number;
+  readonly MaximumRecordAgeInSeconds?: number;
+  readonly BisectBatchOnFunctionError?: boolean;
+  readonly FunctionResponseTypes?: readonly 'ReportBatchItemFailures'[];
+  readonly ParallelizationFactor?: number;
+  readonly TumblingWindowInSeconds?: number;
+  readonly Enabled?: boolean;
+  /** Where failed batches go: an SQS queue, SNS topic or S3 bucket ARN (spec §2.1.12). */
+  readonly DestinationConfig?: { readonly OnFailure?: { readonly Destination?: string } };
+}
+
+/** A schedule binding: the function runs every `rate` (EventBridge "Scheduled Event"). */
+export interface ScheduleBindingConfig {
+  /** `'5m'`, `'1h'`, milliseconds, or EventBridge's `rate(5 minutes)`. */
+  readonly rate: string | number;
+  readonly Enabled?: boolean;
+}
+
+export type BindingConfig =
+  | { readonly stream: StreamBindingConfig }
+  | { readonly schedule: ScheduleBindingConfig };
+
+/** A Lambda-shaped function of the project, with its bindings. */
+export interface FunctionConfig {
+  /** The handler module (a `.ts` file or a bundle), relative to the config file. */
+  readonly handler: string;
+  /** The module's export (default `handler`). */
+  readonly exportName?: string;
+  /** Seconds (Lambda's default: 3). */
+  readonly timeout?: number;
+  /** MB, reported to the handler (default 128). */
+  readonly memorySize?: number;
+  /** Environment variables the handler sees (and the deployment template sets). */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** `worker` runs the handler in worker threads: a crash or an endless loop fails one invocation. */
+  readonly isolation?: 'in-process' | 'worker';
+  /** What triggers it: streams and schedules. */
+  readonly events?: readonly BindingConfig[];
+}
+
+/** Archival of TTL deletions (the seed's "TTL for archival" building block). */
+export interface ArchiveConfig {
+  /** Tables whose TTL deletions are archived (their streams must carry old images). */
+  readonly tables: readonly string[];
+  readonly sink:
+    | { readonly type: 'files'; readonly directory: string; readonly format?: 'json' | 'parquet' }
+    | {
+        readonly type: 's3';
+        readonly bucket: string;
+        readonly endpoint?: string;
+        readonly region?: string;
+        readonly prefix?: string;
+        readonly storageClass?: string;
+        readonly format?: 'json' | 'parquet';
+      };
+  /** On-failure destination ARN for batches that never archive. */
+  readonly onFailure?: string;
+}
+
+/**
+ * The project's `eddy.config.{ts,mjs,json}`: tables, functions with their bindings, and the
+ * built-in functions' settings. `eddy serve`, the test kit and `eddy synth` all read it, so the
+ * local stack and the deployment template agree by construction.
  */
 export interface EddyConfig {
   readonly server?: ServerConfig;
   /** Tables created at start, in order. */
   readonly tables?: readonly TableConfig[];
-  /** Lambda-shaped functions (arrives with the functions issue). */
-  readonly functions?: unknown;
-  /** Which function listens to which stream or schedule (arrives with the bindings issue). */
-  readonly bindings?: unknown;
+  /** Lambda-shaped functions by name. */
+  readonly functions?: Readonly<Record<string, FunctionConfig>>;
+  /** TTL deletion runs (the ttl-expirer). */
+  readonly ttl?: {
+    readonly rate?: string | number;
+    readonly maxDeletionDelay?: string | number;
+    readonly batchSize?: number;
+  };
+  /** Global secondary index upkeep (the gsi-maintainer). */
+  readonly globalIndexes?: { readonly propagationDelay?: string | number | readonly [number, number] };
+  /** DynamoDB Streams settings. */
+  readonly streams?: {
+    readonly shardCount?: number;
+    readonly rolloverPeriod?: string | number;
+    readonly retention?: string | number;
+  };
+  readonly archive?: ArchiveConfig;
+  /** Where on-failure destinations keep their records (JSON lines), relative to the config. */
+  readonly destinationsDirectory?: string;
 }
 
 /**

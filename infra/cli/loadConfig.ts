@@ -28,7 +28,16 @@ export const CONFIG_FILE_NAMES = [
 ] as const;
 
 /** Top-level keys of `EddyConfig`. Later issues add theirs (and their checks below). */
-const CONFIG_KEYS = ['server', 'tables', 'functions', 'bindings'];
+const CONFIG_KEYS = [
+  'server',
+  'tables',
+  'functions',
+  'ttl',
+  'globalIndexes',
+  'streams',
+  'archive',
+  'destinationsDirectory',
+];
 const SERVER_KEYS = ['port', 'host', 'region', 'accountId', 'maxBodySize', 'createDelay', 'accessKeys'];
 
 /** The config file in `directory`, if there is one. */
@@ -120,7 +129,57 @@ export function checkConfig(value: unknown, file: string): EddyConfig {
       }
     }
   }
+  if (value.functions !== undefined) checkFunctions(value.functions, fail);
+  for (const key of ['ttl', 'globalIndexes', 'streams', 'archive'] as const) {
+    if (value[key] !== undefined && !isPlainObject(value[key])) fail(key, 'must be an object');
+  }
   return value as EddyConfig;
+}
+
+const FUNCTION_KEYS = [
+  'handler',
+  'exportName',
+  'timeout',
+  'memorySize',
+  'environment',
+  'isolation',
+  'events',
+];
+
+function checkFunctions(functions: unknown, fail: (path: string, reason: string) => never): void {
+  if (!isPlainObject(functions))
+    fail('functions', 'must be an object: function name → { handler, events, ... }');
+  for (const [name, fn] of Object.entries(functions as Record<string, unknown>)) {
+    const path = `functions.${name}`;
+    if (!isPlainObject(fn)) fail(path, 'must be an object');
+    const definition = fn as Record<string, unknown>;
+    checkKnownKeys(definition, FUNCTION_KEYS, `${path}.`, fail);
+    if (typeof definition.handler !== 'string' || definition.handler === '') {
+      fail(`${path}.handler`, 'must be the path of the handler module');
+    }
+    if (
+      definition.timeout !== undefined &&
+      !(typeof definition.timeout === 'number' && definition.timeout > 0)
+    ) {
+      fail(`${path}.timeout`, 'must be a positive number of seconds');
+    }
+    if (definition.events !== undefined) {
+      if (!Array.isArray(definition.events)) fail(`${path}.events`, 'must be an array');
+      for (const [index, event] of (definition.events as unknown[]).entries()) {
+        const eventPath = `${path}.events[${index}]`;
+        if (!isPlainObject(event) || (event.stream === undefined) === (event.schedule === undefined)) {
+          fail(eventPath, 'must be { stream: { table, ...mapping settings } } or { schedule: { rate } }');
+        }
+        const binding = event as Record<string, unknown>;
+        if (
+          binding.stream !== undefined &&
+          !(isPlainObject(binding.stream) && typeof binding.stream.table === 'string')
+        ) {
+          fail(`${eventPath}.stream.table`, 'must name a table of the config');
+        }
+      }
+    }
+  }
 }
 
 function checkServer(server: unknown, fail: (path: string, reason: string) => never): void {

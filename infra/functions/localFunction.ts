@@ -29,6 +29,26 @@ export interface FunctionDefinition {
   readonly maxWorkers?: number;
   /** Invocations the log keeps (default 1000; 0 keeps none). */
   readonly logLimit?: number;
+  /**
+   * Environment variables. A worker-isolated function gets its own copy of the environment;
+   * in-process functions share the host's `process.env`, so theirs are added to it.
+   */
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/** The variables Lambda sets for every function, plus the function's own. */
+export function lambdaEnvironment(
+  definition: FunctionDefinition,
+  environment: LocalFunctionEnvironment,
+): Record<string, string> {
+  return {
+    AWS_LAMBDA_FUNCTION_NAME: definition.name,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(definition.memorySize ?? 128),
+    AWS_REGION: environment.region,
+    AWS_DEFAULT_REGION: environment.region,
+    ...definition.environment,
+  };
 }
 
 export interface LocalFunctionEnvironment {
@@ -69,9 +89,13 @@ export class LocalFunction implements MappedFunction {
     this.log = new InvocationLog(definition.logLimit);
     if (definition.handler !== undefined)
       this.handlerPromise = Promise.resolve(definition.handler as LambdaHandler);
+    if (definition.isolation !== 'worker' && definition.environment !== undefined) {
+      Object.assign(process.env, definition.environment);
+    }
     if (definition.isolation === 'worker') {
       const clock = environment.clock;
       this.pool = new WorkerPool({
+        env: { ...process.env, ...lambdaEnvironment(definition, environment) },
         module: definition.module!,
         exportName: definition.exportName ?? 'handler',
         cwd: definition.cwd ?? process.cwd(),
@@ -94,7 +118,36 @@ export class LocalFunction implements MappedFunction {
     return this.log.list();
   }
 
+  private injectedFailures = 0;
+  private injectedFailureMessage = 'Injected failure';
+  private injectedDuplicates = 0;
+
+  /**
+   * Fault injection: the next `count` invocations fail as if the handler had thrown `message`
+   * (the handler does not run). For testing retries, bisect and on-failure destinations.
+   */
+  failNext(count: number, message = 'Injected failure'): void {
+    this.injectedFailures = count;
+    this.injectedFailureMessage = message;
+  }
+
+  /**
+   * Fault injection: the next `count` events are delivered twice in a row, as at-least-once
+   * delivery may do (spec §2.2.4). For testing that a handler is idempotent.
+   */
+  duplicateNext(count: number): void {
+    this.injectedDuplicates = count;
+  }
+
   async invoke(event: unknown): Promise<InvocationResult> {
+    if (this.injectedDuplicates > 0) {
+      this.injectedDuplicates--;
+      await this.invokeOnce(event);
+    }
+    return this.invokeOnce(event);
+  }
+
+  private async invokeOnce(event: unknown): Promise<InvocationResult> {
     const requestId = randomUUID();
     const clock = this.environment.clock;
     const startedAt = clock.now();
@@ -102,10 +155,15 @@ export class LocalFunction implements MappedFunction {
     this.running++;
     let outcome: WorkerOutcome;
     try {
-      outcome =
-        this.pool !== undefined
-          ? await this.inWorker(event, requestId)
-          : await this.inProcess(event, requestId, startedAt);
+      if (this.injectedFailures > 0) {
+        this.injectedFailures--;
+        outcome = { ok: false, error: { errorType: 'Error', errorMessage: this.injectedFailureMessage } };
+      } else {
+        outcome =
+          this.pool !== undefined
+            ? await this.inWorker(event, requestId)
+            : await this.inProcess(event, requestId, startedAt);
+      }
     } finally {
       this.running--;
     }

@@ -59,7 +59,7 @@ class FunctionWorker {
       tsxApi: TSX_API,
       entry: ENTRY,
     };
-    this.worker = new Worker(BOOTSTRAP, { eval: true, workerData });
+    this.worker = new Worker(BOOTSTRAP, { eval: true, workerData, ...(init.env ? { env: init.env } : {}) });
     this.worker.unref();
     this.worker.on('message', (message: WorkerReply) => this.onMessage(message));
     this.worker.on('error', (error) =>

@@ -5,6 +5,8 @@ export interface WorkerInit {
   readonly module: string;
   readonly exportName: string;
   readonly cwd: string;
+  /** The worker's own environment (Lambda's variables and the function's). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface WorkerInvoke {

@@ -71,7 +71,11 @@ describe('loadConfig', () => {
 describe('checkConfig', () => {
   it.each([
     [[], '', 'the config must be an object'],
-    [{ tabels: [] }, 'tabels', 'unknown setting (known: server, tables, functions, bindings)'],
+    [
+      { tabels: [] },
+      'tabels',
+      'unknown setting (known: server, tables, functions, ttl, globalIndexes, streams, archive, destinationsDirectory)',
+    ],
     [{ server: { port: 70000 } }, 'server.port', 'must be an integer from 0 to 65535'],
     [{ server: { prot: 1 } }, 'server.prot', 'unknown setting'],
     [{ server: { accountId: '12' } }, 'server.accountId', 'must be 12 digits'],
@@ -106,8 +110,29 @@ describe('checkConfig', () => {
     expect((error as ConfigError).reason).toContain(reason);
   });
 
-  it('accepts functions and bindings, which later issues define', () => {
-    expect(() => checkConfig({ functions: {}, bindings: [] }, 'eddy.config.json')).not.toThrow();
+  it('accepts functions with stream and schedule bindings', () => {
+    const config = {
+      tables: [ORDERS],
+      functions: {
+        onOrder: {
+          handler: './onOrder.ts',
+          timeout: 10,
+          events: [{ stream: { table: 'Orders', BatchSize: 10 } }],
+        },
+        nightly: { handler: './nightly.ts', events: [{ schedule: { rate: 'rate(1 day)' } }] },
+      },
+    };
+    expect(() => checkConfig(config, 'eddy.config.json')).not.toThrow();
+  });
+
+  it.each([
+    [{ functions: { f: {} } }, 'functions.f.handler', 'must be the path of the handler module'],
+    [{ functions: { f: { handler: 'x.ts', events: [{}] } } }, 'functions.f.events[0]', 'must be { stream'],
+    [{ functions: { f: { handler: 'x.ts', runtime: 'node' } } }, 'functions.f.runtime', 'unknown setting'],
+  ])('refuses a bad function %j at "%s"', (config, path, reason) => {
+    expect(() => checkConfig(config, 'eddy.config.json')).toThrow(
+      expect.objectContaining({ path, message: expect.stringContaining(reason) }),
+    );
   });
 });
 

@@ -1,0 +1,118 @@
+import { isAbsolute, resolve } from 'node:path';
+import { parseDuration } from '../core/clock.js';
+import type { EddyConfig, StreamBindingConfig } from './config.js';
+
+/**
+ * Bindings: which function listens to which stream or schedule, with which settings (DESIGN §1).
+ * The config is normalised here once; the local stack runs these bindings and `eddy synth`
+ * writes them into the deployment template, so both always agree.
+ */
+export interface FunctionBinding {
+  readonly functionName: string;
+  /** Absolute path of the handler module. */
+  readonly handlerPath: string;
+  readonly exportName: string;
+  readonly timeout: number;
+  readonly memorySize: number;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly isolation: 'in-process' | 'worker';
+  readonly streams: readonly StreamBinding[];
+  readonly schedules: readonly ScheduleBinding[];
+}
+
+export interface StreamBinding {
+  readonly functionName: string;
+  readonly table: string;
+  /** CreateEventSourceMapping settings (without EventSourceArn and FunctionName). */
+  readonly settings: Omit<StreamBindingConfig, 'table'>;
+}
+
+export interface ScheduleBinding {
+  readonly functionName: string;
+  readonly rateMs: number;
+  /** The EventBridge schedule expression of the same rate, e.g. `rate(5 minutes)`. */
+  readonly expression: string;
+  readonly enabled: boolean;
+}
+
+export class BindingError extends Error {
+  override readonly name = 'BindingError';
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+const RATE_EXPRESSION = /^rate\(\s*(\d+)\s+(minute|minutes|hour|hours|day|days)\s*\)$/;
+const UNIT_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+
+/** Parses a schedule rate: `rate(5 minutes)`, `'5m'`, or milliseconds. */
+export function parseRate(rate: string | number, path: string): { rateMs: number; expression: string } {
+  let rateMs: number;
+  const match = typeof rate === 'string' ? RATE_EXPRESSION.exec(rate.trim()) : null;
+  if (match) {
+    const unit = match[2]!.replace(/s$/, '') as keyof typeof UNIT_MS;
+    rateMs = Number(match[1]) * UNIT_MS[unit];
+  } else {
+    try {
+      rateMs = parseDuration(rate);
+    } catch {
+      throw new BindingError(
+        path,
+        `'${rate}' is not a rate: use '5m', '1h', milliseconds or 'rate(5 minutes)'`,
+      );
+    }
+  }
+  if (!(rateMs > 0)) throw new BindingError(path, 'a rate must be positive');
+  return { rateMs, expression: rateExpression(rateMs) };
+}
+
+/** EventBridge takes whole minutes at the least: shorter local rates deploy as `rate(1 minute)`. */
+function rateExpression(rateMs: number): string {
+  const minutes = Math.max(1, Math.round(rateMs / 60_000));
+  if (minutes % 1440 === 0) return minutes === 1440 ? 'rate(1 day)' : `rate(${minutes / 1440} days)`;
+  if (minutes % 60 === 0) return minutes === 60 ? 'rate(1 hour)' : `rate(${minutes / 60} hours)`;
+  return minutes === 1 ? 'rate(1 minute)' : `rate(${minutes} minutes)`;
+}
+
+/** The bindings of a config; relative handler paths start from `baseDirectory`. */
+export function bindingsOf(config: EddyConfig, baseDirectory: string): FunctionBinding[] {
+  const tables = new Set((config.tables ?? []).map((table) => table.TableName));
+  return Object.entries(config.functions ?? {}).map(([functionName, fn]) => {
+    const path = `functions.${functionName}`;
+    if (!/^[a-zA-Z0-9-_]{1,64}$/.test(functionName)) {
+      throw new BindingError(path, 'a function name is 1-64 letters, digits, - and _ (Lambda FunctionName)');
+    }
+    if (typeof fn.handler !== 'string' || fn.handler === '')
+      throw new BindingError(`${path}.handler`, 'is required');
+    const streams: StreamBinding[] = [];
+    const schedules: ScheduleBinding[] = [];
+    (fn.events ?? []).forEach((event, index) => {
+      const eventPath = `${path}.events[${index}]`;
+      if ('stream' in event) {
+        const { table, ...settings } = event.stream;
+        if (!tables.has(table))
+          throw new BindingError(`${eventPath}.stream.table`, `no table '${table}' in tables`);
+        streams.push({ functionName, table, settings });
+      } else if ('schedule' in event) {
+        const { rateMs, expression } = parseRate(event.schedule.rate, `${eventPath}.schedule.rate`);
+        schedules.push({ functionName, rateMs, expression, enabled: event.schedule.Enabled !== false });
+      } else {
+        throw new BindingError(eventPath, 'must be { stream: {...} } or { schedule: {...} }');
+      }
+    });
+    return {
+      functionName,
+      handlerPath: isAbsolute(fn.handler) ? fn.handler : resolve(baseDirectory, fn.handler),
+      exportName: fn.exportName ?? 'handler',
+      timeout: fn.timeout ?? 3,
+      memorySize: fn.memorySize ?? 128,
+      environment: fn.environment ?? {},
+      isolation: fn.isolation ?? 'in-process',
+      streams,
+      schedules,
+    };
+  });
+}
