@@ -175,6 +175,21 @@ export class ChangeLog implements StreamRegistry {
     return this.tableLogOf(table, accountId, region).internal;
   }
 
+  /** Every retained stream, enabled or not (persistence saves them all). */
+  retainedStreams(): Stream[] {
+    return [...this.streams.values()];
+  }
+
+  /**
+   * Puts back streams a data directory kept (`new Stream(init, settings, restored)`), then
+   * reconciles: each table whose enabled stream setting names one of them adopts it as its
+   * current stream instead of starting a new one.
+   */
+  restoreStreams(streams: readonly Stream[]): void {
+    for (const stream of streams) this.streams.set(stream.arn, stream);
+    this.reconcile();
+  }
+
   /** @internal StreamRegistry */
   streamByArn(arn: string): Stream | undefined {
     return this.streams.get(arn);

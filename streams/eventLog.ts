@@ -29,6 +29,14 @@ export class EventLog {
     return this.events.length - this.first;
   }
 
+  /** A log whose retained events start at position `head` (persistence restores logs so). */
+  static restore(head: number, events: ChangeEvent[]): EventLog {
+    const log = new EventLog();
+    log.offset = head;
+    log.events = events;
+    return log;
+  }
+
   /** Appends an event; returns its position. */
   append(event: ChangeEvent): number {
     this.events.push(event);

@@ -1,17 +1,36 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * Identifiers of streams, shards and records.
  *
  * - `eventID` (spec §1.1.5): 32 lowercase hex characters, globally unique. Built when a record is
- *   read, from the stream's random salt and the record's ordinal through a bijective 32-bit mix per
+ *   read, from the stream's salt and the record's ordinal through a bijective 32-bit mix per
  *   lane, so it is the same on every re-read and unique within a stream by construction.
  * - `ShardId` (spec §1.4.4): `shardId-<20-digit zero-padded creation epoch-ms>-<8 hex>`.
+ *
+ * A stream's salt and its shard ids derive from what the stream is (its table incarnation and
+ * ARN, the generation's start time), not from fresh randomness: a host that replays its
+ * write-ahead log after a crash rebuilds the very same ids, so records and shards a client saw
+ * before the crash keep their eventIDs and ShardIds (issue #10).
  */
 
 /** A random salt of four 32-bit lanes. */
 export function newSalt(): Uint32Array {
   return new Uint32Array(randomBytes(16).buffer.slice(0, 16));
+}
+
+/**
+ * The salt of a stream, from a seed that names it uniquely (`<tableId>|<stream ARN>`: the table id
+ * is a random UUID per table incarnation). SHA-256 spreads any seed over the four lanes.
+ */
+export function saltOf(seed: string): Uint32Array {
+  const digest = createHash('sha256').update(seed).digest();
+  return new Uint32Array([
+    digest.readUInt32LE(0),
+    digest.readUInt32LE(4),
+    digest.readUInt32LE(8),
+    digest.readUInt32LE(12),
+  ]);
 }
 
 /** murmur3's finaliser: a bijection on 32-bit integers. */
@@ -48,4 +67,15 @@ export function eventIdOf(salt: Uint32Array, ordinal: number): string {
 /** A new ShardId for a shard created at `createdAt` (epoch ms). */
 export function newShardId(createdAt: number): string {
   return `shardId-${String(Math.max(0, Math.floor(createdAt))).padStart(20, '0')}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * The ShardId of the `index`-th shard of the generation a stream opened at `createdAt`: the same
+ * on every replay. Within a stream, ids differ by creation time or, in one generation, by index
+ * (the mix is a bijection); the salt keeps streams apart.
+ */
+export function shardIdOf(salt: Uint32Array, createdAt: number, index: number): string {
+  const time = Math.max(0, Math.floor(createdAt));
+  const suffix = mix32((index ^ salt[3]!) + mix32((time >>> 0) ^ salt[0]!));
+  return `shardId-${String(time).padStart(20, '0')}-${hex8(suffix)}`;
 }

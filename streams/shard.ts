@@ -1,6 +1,17 @@
 import { newShardId } from './ids.js';
 import { formatSequenceNumber } from './sequenceNumber.js';
 
+/** What persistence keeps of a shard besides its retained positions (see `Shard.restore`). */
+export interface ShardState {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly startOrdinal: number;
+  readonly parentId: string | undefined;
+  readonly endOrdinal: number | undefined;
+  readonly closedAt: number | undefined;
+  readonly trimmedThrough: number;
+}
+
 /**
  * One shard of a stream (spec §1.4): the positions (in the stream's event log) of the records
  * that hashed to it, in commit order. A shard is open until it rolls over or its stream is
@@ -87,6 +98,29 @@ export class Shard {
   get trimHorizonOrdinal(): number {
     if (this.size > 0) return this.positions[this.first]! + 1;
     return Math.max(this.startOrdinal, this.trimmedThrough + 1);
+  }
+
+  /** The shard's state without its positions (persistence reads those with `positionAt`). */
+  exportState(): ShardState {
+    return {
+      id: this.id,
+      createdAt: this.createdAt,
+      startOrdinal: this.startOrdinal,
+      parentId: this.parentId,
+      endOrdinal: this.endOrdinal,
+      closedAt: this.closedAt,
+      trimmedThrough: this.trimmedThrough,
+    };
+  }
+
+  /** A shard as `exportState` described it, holding `positions` (increasing log positions). */
+  static restore(state: ShardState, positions: number[]): Shard {
+    const shard = new Shard(state.createdAt, state.startOrdinal, state.parentId, state.id);
+    shard.endOrdinal = state.endOrdinal;
+    shard.closedAt = state.closedAt;
+    shard.trimmedThrough = state.trimmedThrough;
+    shard.positions = positions;
+    return shard;
   }
 
   /** DescribeStream's Shard object (spec §1.4.2: open shards have no EndingSequenceNumber). */

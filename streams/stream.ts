@@ -1,8 +1,8 @@
 import type { ChangeEvent } from '../core/changeEvent.js';
 import type { KeySchemaElement, StreamViewType } from '../core/store/table.js';
 import { EventLog } from './eventLog.js';
-import { newSalt } from './ids.js';
-import { Shard } from './shard.js';
+import { saltOf, shardIdOf } from './ids.js';
+import { Shard, type ShardState } from './shard.js';
 
 /** Timing and shape of streams (see `ChangeLogOptions` for the defaults and why). */
 export interface StreamSettings {
@@ -23,6 +23,31 @@ export interface StreamInit {
   /** The table incarnation the stream belongs to. */
   readonly tableId: string;
   readonly keySchema: readonly KeySchemaElement[];
+  /** Salt of the eventIDs (default: derived from `tableId` and `arn`, see `ids.ts`). */
+  readonly salt?: Uint32Array;
+}
+
+/**
+ * What persistence keeps of a stream besides its records and shard positions: enough for
+ * `new Stream(init, settings, restored)` to rebuild it exactly.
+ */
+export interface StreamState {
+  readonly init: StreamInit & { readonly salt: Uint32Array };
+  readonly disabledAt: number | undefined;
+  readonly generationStart: number;
+  /** Log position of the oldest retained record, and of the next record. */
+  readonly head: number;
+  readonly end: number;
+  /** Retained shards, oldest first, and how many positions each retains. */
+  readonly shards: readonly ShardState[];
+  readonly shardSizes: readonly number[];
+}
+
+/** A stream's state with its records (`head`..`end`) and each shard's retained positions. */
+export interface RestoredStream {
+  readonly state: StreamState;
+  readonly events: ChangeEvent[];
+  readonly positions: number[][];
 }
 
 export type StreamStatus = 'ENABLING' | 'ENABLED' | 'DISABLING' | 'DISABLED';
@@ -47,9 +72,9 @@ export class Stream implements StreamInit {
   readonly tableId: string;
   readonly keySchema: readonly KeySchemaElement[];
   /** Every record of the stream, all shards together, in commit order. */
-  readonly log = new EventLog();
-  /** Salt of the eventIDs (see `ids.ts`). */
-  readonly salt = newSalt();
+  readonly log: EventLog;
+  /** Salt of the eventIDs and shard ids (see `ids.ts`). */
+  readonly salt: Uint32Array;
   /** When the stream was disabled (or its table deleted). */
   disabledAt: number | undefined;
   /** Retained shards, oldest first. */
@@ -59,10 +84,13 @@ export class Stream implements StreamInit {
   private generationStart: number;
   private nextMaintenanceAt = 0;
   private readonly listeners = new Set<() => void>();
+  /** While above 0, nothing is trimmed (see `holdTrimming`). */
+  private trimHolds = 0;
 
   constructor(
     init: StreamInit,
     private readonly settings: StreamSettings,
+    restored?: RestoredStream,
   ) {
     this.arn = init.arn;
     this.label = init.label;
@@ -73,8 +101,59 @@ export class Stream implements StreamInit {
     this.tableName = init.tableName;
     this.tableId = init.tableId;
     this.keySchema = init.keySchema;
+    this.salt = init.salt ?? saltOf(`${init.tableId}|${init.arn}`);
+    if (restored !== undefined) {
+      const { state, events, positions } = restored;
+      this.log = EventLog.restore(state.head, events);
+      this.disabledAt = state.disabledAt;
+      this.generationStart = state.generationStart;
+      this.shardList = state.shards.map((shard, index) => Shard.restore(shard, positions[index] ?? []));
+      this.open = this.shardList.filter((shard) => !shard.closed);
+      return;
+    }
+    this.log = new EventLog();
     this.generationStart = init.createdAt;
     this.openGeneration(init.createdAt, undefined);
+  }
+
+  /** The stream's state for persistence (records and positions are read from `log` and shards). */
+  exportState(): StreamState {
+    return {
+      init: {
+        arn: this.arn,
+        label: this.label,
+        viewType: this.viewType,
+        createdAt: this.createdAt,
+        accountId: this.accountId,
+        region: this.region,
+        tableName: this.tableName,
+        tableId: this.tableId,
+        keySchema: this.keySchema.map((element) => ({ ...element })),
+        salt: this.salt,
+      },
+      disabledAt: this.disabledAt,
+      generationStart: this.generationStart,
+      head: this.log.head,
+      end: this.log.end,
+      shards: this.shardList.map((shard) => shard.exportState()),
+      shardSizes: this.shardList.map((shard) => shard.size),
+    };
+  }
+
+  /**
+   * Keeps every retained record and shard (rollover goes on) until the returned function is
+   * called: a snapshot copies records and shard positions across many event-loop turns, and
+   * must find them where they were. Trimming is late by the snapshot's duration at most.
+   */
+  holdTrimming(): () => void {
+    this.trimHolds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.trimHolds--;
+      this.nextMaintenanceAt = 0;
+    };
   }
 
   get enabled(): boolean {
@@ -148,6 +227,11 @@ export class Stream implements StreamInit {
   /** Brings time-driven state up to `now`: shard rollover, then trimming (spec §1.4.5, §1.4.6). */
   maintain(now: number): void {
     if (this.disabledAt === undefined) this.rollover(now);
+    if (this.trimHolds > 0) {
+      this.nextMaintenanceAt =
+        this.disabledAt === undefined ? this.generationStart + this.settings.rolloverMs : Infinity;
+      return;
+    }
     const cutoff = now - this.settings.retentionMs;
     const oldest = this.log.oldestAt;
     if (oldest !== undefined && oldest < cutoff) {
@@ -199,7 +283,8 @@ export class Stream implements StreamInit {
     const count = parents?.length ?? this.settings.shardCount;
     const start = this.nextOrdinal;
     const shards: Shard[] = [];
-    for (let index = 0; index < count; index++) shards.push(new Shard(at, start, parents?.[index]?.id));
+    for (let index = 0; index < count; index++)
+      shards.push(new Shard(at, start, parents?.[index]?.id, shardIdOf(this.salt, at, index)));
     this.open = shards;
     this.shardList.push(...shards);
   }

@@ -37,7 +37,10 @@ export function planPut(
       input.ReturnValuesOnConditionCheckFailure,
     );
   }
-  return { table, write: { key, previous, next: StoredItem.fromItem(input.Item, prepared.size), nextItem: input.Item } };
+  return {
+    table,
+    write: { key, previous, next: StoredItem.fromItem(input.Item, prepared.size), nextItem: input.Item },
+  };
 }
 
 export const putItem = defineOperation({

@@ -17,6 +17,9 @@ import type { StoredItem } from './storedItem.js';
  */
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** What a `forRange` callback returns to stop the walk (one shared object, no allocation). */
+const STOP = { break: true };
+
 export class Partition {
   /** Composite tables: the partition's items by encoded sort key. */
   readonly items: BTree<string, StoredItem> | undefined;
@@ -155,6 +158,40 @@ export class ItemStore {
     return previous;
   }
 
+  /**
+   * Stores an item of a partition whose scan key is known (a snapshot keeps it): a new partition
+   * is placed in scan order at once, so the first Scan after a restart does not hash them all.
+   */
+  restore(hashKey: string, rangeKey: string, item: StoredItem, scanKey: string): void {
+    if (this.findPartition(hashKey) === undefined) {
+      const partition = new Partition(hashKey, this.composite);
+      partition.scanKey = scanKey;
+      this.partitions.set(hashKey, partition);
+      this.scanOrder.set(scanKey, partition);
+      this.lastPartition = partition;
+    }
+    this.set(hashKey, rangeKey, item);
+  }
+
+  /** Partitions created since the last scan, not yet in scan order. */
+  get unplacedCount(): number {
+    return this.unplaced.size;
+  }
+
+  /**
+   * Places up to `limit` of them: a long-running reader (a snapshot) spreads the hashing over
+   * many turns instead of paying it all when its scan starts (~4 µs a partition).
+   */
+  placePending(limit: number): void {
+    let placed = 0;
+    for (const partition of this.unplaced) {
+      if (placed++ >= limit) return;
+      partition.scanKey = this.scanKeyOf(partition.hashKey);
+      this.scanOrder.set(partition.scanKey, partition);
+      this.unplaced.delete(partition);
+    }
+  }
+
   /** Places partitions created since the last scan into scan order. */
   private placeNewPartitions(): void {
     if (this.unplaced.size === 0) return;
@@ -188,6 +225,44 @@ export class ItemStore {
         if (partition.single) yield { partition, rangeKey: '', item: partition.single };
       }
     }
+  }
+
+  /**
+   * Calls `visit` for items in scan order strictly after `after` (from the start when undefined)
+   * until it returns false. No object is made per item (the tree's own range walk, not
+   * generators): a snapshot copying a million items makes no garbage for the GC to chase
+   * meanwhile. `visit` must not change the store. Returns true when every item was visited.
+   */
+  visitFrom(
+    after: ScanPosition | undefined,
+    visit: (partition: Partition, rangeKey: string, item: StoredItem) => boolean,
+  ): boolean {
+    this.placeNewPartitions();
+    const low = after?.scanKey ?? this.scanOrder.minKey();
+    const high = this.scanOrder.maxKey();
+    if (low === undefined || high === undefined) return true;
+    let stopped = false;
+    this.scanOrder.forRange(low, high, true, (scanKey, partition) => {
+      const resume = after !== undefined && scanKey === after.scanKey;
+      const items = partition.items;
+      if (items === undefined) {
+        if (!resume && partition.single !== undefined && !visit(partition, '', partition.single))
+          stopped = true;
+      } else {
+        const first = resume ? after.rangeKey : items.minKey();
+        const last = items.maxKey();
+        if (first !== undefined && last !== undefined)
+          items.forRange(first, last, true, (rangeKey, item) => {
+            if (resume && rangeKey === after.rangeKey) return;
+            if (!visit(partition, rangeKey, item)) {
+              stopped = true;
+              return STOP;
+            }
+          });
+      }
+      return stopped ? STOP : undefined;
+    });
+    return !stopped;
   }
 
   /** Every item, in scan order. */

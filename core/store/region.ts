@@ -1,5 +1,25 @@
 import type { Table } from './table.js';
 
+/** What a TransactWriteItems ClientRequestToken remembers (spec §7.3.4). */
+export interface TransactionToken {
+  readonly fingerprint: string;
+  readonly completedAt: number;
+}
+
+/**
+ * Recent ClientRequestTokens, oldest first. `onRemember` hears each token as it is remembered:
+ * a data directory logs it with the transaction's commit, so idempotency survives a restart.
+ */
+export class TransactionTokens extends Map<string, TransactionToken> {
+  onRemember: ((token: string, entry: TransactionToken) => void) | undefined;
+
+  override set(token: string, entry: TransactionToken): this {
+    super.set(token, entry);
+    this.onRemember?.(token, entry);
+    return this;
+  }
+}
+
 /** Tables live per account and region, as in AWS; ARNs carry both. */
 export class Region {
   readonly tables = new Map<string, Table>();
@@ -9,7 +29,7 @@ export class Region {
    */
   readonly lastStreamLabels = new Map<string, string>();
   /** TransactWriteItems ClientRequestTokens of the last 10 minutes, oldest first (spec §7.3.4). */
-  readonly transactionTokens = new Map<string, { fingerprint: string; completedAt: number }>();
+  readonly transactionTokens = new TransactionTokens();
 
   constructor(
     readonly accountId: string,

@@ -1,8 +1,16 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../core/clock.js';
+import { addArchiveCommand } from '../archive/cli.js';
 import { ListenError, PortInUseError } from '../host/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../host/pipeline.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../host/server.js';
+import {
+  CorruptDataError,
+  DataDirectoryLockedError,
+  DURABILITY_MODES,
+  type Durability,
+  IncompleteDataError,
+} from '../persistence/index.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
 import { type RunningEddy, serve } from './serve.js';
 
@@ -47,6 +55,7 @@ Examples:
   eddy serve --port 0                     # any free port; the first line prints it
   eddy serve --config eddy.config.ts --verbose
   eddy serve --host 0.0.0.0 --region eu-west-1 --create-delay 2s
+  eddy serve --data-dir ./.eddy --durability always   # survives restarts and crashes
 
 Endpoints: POST / (DynamoDB_20120810.* and registered APIs such as DynamoDBStreams_20120810.*),
 GET / (service health text), GET /_eddy/health (JSON, for scripts and containers).
@@ -93,6 +102,25 @@ export function createProgram(io: CliIo): Command {
     )
     .option('--access-key-id <id>', 'verify SigV4 signatures: the accepted key id (with --secret-access-key)')
     .option('--secret-access-key <secret>', 'verify SigV4 signatures: the secret of --access-key-id')
+    .option(
+      '-d, --data-dir <path>',
+      'keep tables, streams and checkpoints in this directory (default: in memory)',
+    )
+    .option(
+      '--durability <mode>',
+      'with --data-dir: always (answer writes after fsync), everysec (default) or no',
+      parseDurability,
+    )
+    .option(
+      '--snapshot-log-size <bytes>',
+      'with --data-dir: snapshot after this much log, e.g. 64MiB (default)',
+      parseByteSize,
+    )
+    .option(
+      '--snapshot-interval <duration>',
+      'with --data-dir: snapshot at least this often while writes happen (default 1h)',
+      parseDelay,
+    )
     .addHelpText('after', CONFIG_HELP)
     .action(async (options: Record<string, unknown>) => {
       if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined)) {
@@ -100,11 +128,26 @@ export function createProgram(io: CliIo): Command {
         io.exit(2);
         return;
       }
+      const persistenceFlags = ['durability', 'snapshotLogSize', 'snapshotInterval'].filter(
+        (name) => options[name] !== undefined,
+      );
+      if (options.dataDir === undefined && persistenceFlags.length > 0) {
+        io.printError('eddy: --durability and --snapshot-* need --data-dir');
+        io.exit(2);
+        return;
+      }
       try {
         const running = await serve(options, { print: io.print, cwd: io.cwd });
         io.onStarted?.(running);
       } catch (error) {
-        if (error instanceof ConfigError || error instanceof PortInUseError || error instanceof ListenError) {
+        if (
+          error instanceof ConfigError ||
+          error instanceof PortInUseError ||
+          error instanceof ListenError ||
+          error instanceof DataDirectoryLockedError ||
+          error instanceof CorruptDataError ||
+          error instanceof IncompleteDataError
+        ) {
           io.printError(`eddy: ${error.message}`);
           io.exit(1);
           return;
@@ -112,6 +155,9 @@ export function createProgram(io: CliIo): Command {
         throw error;
       }
     });
+
+  // `eddy archive ls|cat|restore`: read back what the archiver wrote (infra/archive/cli.ts).
+  addArchiveCommand(program, io);
 
   // `eddy --help` documents everything: the serve options and the config file too.
   program.addHelpText('after', () => `\n${serveCommand.helpInformation().trimEnd()}\n${CONFIG_HELP}`);
@@ -123,6 +169,12 @@ function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || port > 65535)
     throw new InvalidArgumentError('must be an integer from 0 to 65535.');
   return port;
+}
+
+function parseDurability(value: string): Durability {
+  if (!(DURABILITY_MODES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`must be one of ${DURABILITY_MODES.join(', ')}.`);
+  return value as Durability;
 }
 
 function parseRegion(value: string): string {

@@ -6,6 +6,7 @@ import type { EddyConfig, TableConfig } from '../config.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { provisionTables, TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, EddyServer } from '../host/server.js';
+import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
 import { createDemoTable } from './demoTable.js';
 import { ConfigError, findConfigFile, loadConfig } from './loadConfig.js';
 
@@ -22,6 +23,14 @@ export interface ServeOptions {
   readonly createDelay?: number;
   readonly accessKeyId?: string;
   readonly secretAccessKey?: string;
+  /** Keep everything in this directory across restarts (default: in memory only). */
+  readonly dataDir?: string;
+  /** With `dataDir`: when writes are durable (default `everysec`). */
+  readonly durability?: Durability;
+  /** With `dataDir`: snapshot after this many bytes of log (default 64 MiB). */
+  readonly snapshotLogSize?: number;
+  /** With `dataDir`: snapshot at least this often while writes happen, in ms (default 1 h). */
+  readonly snapshotInterval?: number;
 }
 
 /** A running `eddy serve`. */
@@ -30,7 +39,9 @@ export interface RunningEddy {
   readonly engine: Engine;
   readonly address: BoundAddress;
   readonly logger: Logger;
-  /** Graceful shutdown (in-flight requests finish). */
+  /** The data directory, when serving with `--data-dir`. */
+  readonly persistence: Persistence | undefined;
+  /** Graceful shutdown (in-flight requests finish; with a data directory, a last snapshot). */
   close(): Promise<void>;
 }
 
@@ -65,20 +76,29 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     region,
     transientStatusDelayMs: createDelayMs,
     onInternalError: (error, operation) => logger.error({ err: error, operation }, 'internal error'),
+    // A data directory replays its log through the engine with the clock held at logged times.
+    ...(options.dataDir === undefined ? {} : { clock: new ReplayableClock() }),
   });
   // Before any table exists, so the change log sees every write, the demo's included.
   const streams = new StreamsService(engine, {
     onInternalError: (error, operation) =>
       logger.error({ err: error, operation }, 'internal error (streams)'),
   });
+  // Recovery first: tables the data directory holds are kept as they are, not declared again.
+  const persistence =
+    options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options, logger);
   const context = { accountId, region };
+  const existing = engine.region(accountId, region).tables;
   let demo: TableConfig | undefined;
   if (configFile === undefined) {
-    demo = createDemoTable(engine, context, logger);
+    if (persistence === undefined || persistence.recovery.lastLsn === 0)
+      demo = createDemoTable(engine, context, logger);
   } else {
     try {
-      provisionTables(engine, config.tables ?? [], context, { logger });
+      const missing = (config.tables ?? []).filter((table) => !existing.has(table.TableName ?? ''));
+      provisionTables(engine, missing, context, { logger });
     } catch (error) {
+      await persistence?.close();
       if (!(error instanceof TableSetupError)) throw error;
       throw new ConfigError(configFile, `tables[${error.index}]`, error.message, { cause: error });
     }
@@ -97,12 +117,37 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     ...((options.maxBodySize ?? settings.maxBodySize)
       ? { maxBodyBytes: options.maxBodySize ?? settings.maxBodySize }
       : {}),
+    ...(persistence === undefined ? {} : { afterCall: persistence.afterCall }),
   });
   server.registerService(streams.protocol);
-  const address = await server.listen();
-  printBanner(io.print, address, { region, accountId, configFile, demo, tables: config.tables ?? [] });
+  const address = await server.listen().catch(async (error: unknown) => {
+    await persistence?.close();
+    throw error;
+  });
+  const storage =
+    persistence === undefined
+      ? 'in memory'
+      : `data dir ${persistence.directory.path} (durability ${persistence.durability})`;
+  const tables = config.tables ?? [];
+  printBanner(io.print, address, { region, accountId, configFile, demo, tables, storage });
   logger.info({ url: address.url, region, accountId, config: configFile ?? null }, 'listening');
-  return { server, engine, address, logger, close: () => server.close() };
+  const close = async () => {
+    await server.close();
+    await persistence?.close();
+  };
+  return { server, engine, address, logger, persistence, close };
+}
+
+/** `--data-dir`: takes the directory's lock and recovers the engine's state from it. */
+function openDataDir(engine: Engine, streams: StreamsService, options: ServeOptions, logger: Logger) {
+  return Persistence.open(engine, {
+    dataDir: options.dataDir!,
+    durability: options.durability ?? 'everysec',
+    changeLog: streams.changeLog,
+    ...(options.snapshotLogSize === undefined ? {} : { snapshotLogBytes: options.snapshotLogSize }),
+    ...(options.snapshotInterval === undefined ? {} : { snapshotInterval: options.snapshotInterval }),
+    logger,
+  });
 }
 
 interface BannerFacts {
@@ -111,12 +156,13 @@ interface BannerFacts {
   readonly configFile: string | undefined;
   readonly demo: TableConfig | undefined;
   readonly tables: readonly TableConfig[];
+  readonly storage: string;
 }
 
 function printBanner(print: (line: string) => void, address: BoundAddress, facts: BannerFacts): void {
   // The first line is stable on purpose: scripts (and eddy's own tests) read the port from it.
   print(`eddy listening on ${address.url}`);
-  print(`  region ${facts.region}, account ${facts.accountId}, in memory`);
+  print(`  region ${facts.region}, account ${facts.accountId}, ${facts.storage}`);
   if (facts.configFile !== undefined) {
     const names = facts.tables.map((table) => table.TableName).join(', ');
     print(`  config ${facts.configFile}${names === '' ? '' : ` (tables: ${names})`}`);

@@ -44,6 +44,16 @@ export interface PipelineOptions {
   readonly logRequests?: boolean;
   /** Reported by the health endpoint. */
   readonly version?: string;
+  /**
+   * Runs after every API call (success or error), before its answer; a returned promise delays
+   * the answer until it settles (a rejection answers InternalServerError). A data directory's
+   * durability wait goes here (`Persistence.afterCall`).
+   */
+  readonly afterCall?: (
+    target: string,
+    input: Record<string, unknown>,
+    context: RequestContext,
+  ) => Promise<void> | undefined;
 }
 
 /** What every response of one request shares. */
@@ -72,8 +82,10 @@ export class RequestPipeline {
   private readonly targets = new Map<string, { service: ProtocolService; operation: string }>();
   private readonly startedAt = Date.now();
   private readonly version: string | undefined;
+  private readonly afterCall: PipelineOptions['afterCall'];
 
   constructor(options: PipelineOptions) {
+    this.afterCall = options.afterCall;
     this.engine = options.engine;
     this.region = options.region ?? options.engine.defaultRegion;
     this.accountId = options.accountId ?? options.engine.defaultAccountId;
@@ -193,6 +205,14 @@ export class RequestPipeline {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return errorResponse(new SerializationException(), context);
     }
+    if (this.afterCall !== undefined)
+      return this.executeThenWait(
+        service,
+        operation,
+        input as Record<string, unknown>,
+        requestContext,
+        context,
+      );
     const started = this.logRequests ? performance.now() : 0;
     try {
       const output = service.execute(operation, input as Record<string, unknown>, requestContext);
@@ -206,6 +226,51 @@ export class RequestPipeline {
     } catch (error) {
       return this.failure(error, `${service.targetPrefix}.${operation}`, context, started);
     }
+  }
+
+  /** `execute` with the `afterCall` hook: the answer waits for what the hook returns. */
+  private executeThenWait(
+    service: ProtocolService,
+    operation: string,
+    input: Record<string, unknown>,
+    requestContext: RequestContext,
+    context: ResponseContext,
+  ): WireResponse | Promise<WireResponse> {
+    const target = `${service.targetPrefix}.${operation}`;
+    const started = this.logRequests ? performance.now() : 0;
+    const settle = (): Promise<void> | undefined => this.afterCall!(target, input, requestContext);
+    let output: Record<string, unknown> | Promise<Record<string, unknown>>;
+    try {
+      output = service.execute(operation, input, requestContext);
+    } catch (error) {
+      const wait = settle();
+      if (wait === undefined) return this.failure(error, target, context, started);
+      return wait.then(
+        () => this.failure(error, target, context, started),
+        (waitError: unknown) => this.failure(waitError, target, context, started),
+      );
+    }
+    if (!(output instanceof Promise)) {
+      const wait = settle();
+      if (wait === undefined) return this.success(output, service, operation, context, started);
+      const ready = output;
+      return wait.then(
+        () => this.success(ready, service, operation, context, started),
+        (waitError: unknown) => this.failure(waitError, target, context, started),
+      );
+    }
+    return output
+      .then(
+        async (resolved) => {
+          await settle();
+          return this.success(resolved, service, operation, context, started);
+        },
+        async (error: unknown) => {
+          await settle();
+          return this.failure(error, target, context, started);
+        },
+      )
+      .catch((error: unknown) => this.failure(error, target, context, started));
   }
 
   private success(
