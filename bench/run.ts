@@ -9,6 +9,7 @@ const benches: { name: string; load: () => Promise<{ run: () => Promise<unknown>
   { name: 'streams', load: () => import('./streams.js') },
   { name: 'event source mappings', load: () => import('./mappings.js') },
   { name: 'archival', load: () => import('./archive.js') },
+  { name: 'global secondary indexes', load: () => import('./gsi.js') },
   { name: 'persistence', load: () => import('./persistence.js') },
 ];
 

@@ -1,0 +1,267 @@
+/**
+ * Global secondary indexes (issue #6 figures), with the gsi-maintainer following each table's
+ * change feed asynchronously, as `eddy serve` and the test kit run it:
+ *
+ * - in-process PutItem throughput until the indexes have caught up, on the GameScores table with
+ *   0, 1 and 2 GSIs, side by side in one run; target: 2 GSIs keep ≥ 50 % of the 0-GSI figure;
+ * - propagation lag (commit → entry in the index) at a paced 20,000 writes/s, p50/p99/max;
+ *   target p99 ≤ 2 ms;
+ * - backfilling a GSI added with UpdateTable to a table of 100,000 items (until the index is
+ *   ACTIVE and queryable), next to the time the same 100,000 items took to write; target ≤ 1 s.
+ *
+ * Run: npm run bench (all benches) or npx tsx bench/gsi.ts
+ */
+import { performance } from 'node:perf_hooks';
+import { Engine } from '../core/engine.js';
+import { GlobalIndexWriter } from '../core/indexes/globalIndexWriter.js';
+import type { AttributeMap } from '../core/model/attributeValue.js';
+import { startGsiMaintainer } from '../infra/functions/gsiMaintainer.js';
+import { ChangeLog } from '../streams/changeLog.js';
+import { formatRate, printTable, type Row } from './support.js';
+
+const WRITES = 200_000;
+const USERS = 50_000;
+const ROUNDS = 3;
+const RATE = 20_000;
+const LATENCY_SECONDS = 3;
+const WARMUP_SECONDS = 1;
+const BACKFILL_ITEMS = 100_000;
+const TITLES = ['Alien Adventure', 'Attack Ships', 'Galaxy Invaders', 'Meteor Blasters', 'Starship X'];
+const COUNTRIES = ['BR', 'DE', 'FR', 'IN', 'JP', 'US'];
+
+/** The seed's GameScores table, with its GameTitleIndex and a second, sparser-projected index. */
+const GAME_TITLE_INDEX = {
+  IndexName: 'GameTitleIndex',
+  KeySchema: [
+    { AttributeName: 'GameTitle', KeyType: 'HASH' },
+    { AttributeName: 'TopScore', KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['Wins', 'Losses'] },
+} as const;
+const COUNTRY_INDEX = {
+  IndexName: 'CountryIndex',
+  KeySchema: [
+    { AttributeName: 'Country', KeyType: 'HASH' },
+    { AttributeName: 'TopScoreDateTime', KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'ALL' },
+} as const;
+
+function createGameScores(engine: Engine, indexes: number): void {
+  const globalIndexes = [GAME_TITLE_INDEX, COUNTRY_INDEX].slice(0, indexes);
+  engine.execute('CreateTable', {
+    TableName: 'GameScores',
+    AttributeDefinitions: [
+      { AttributeName: 'UserId', AttributeType: 'S' },
+      { AttributeName: 'GameTitle', AttributeType: 'S' },
+      { AttributeName: 'TopScore', AttributeType: 'N' },
+      { AttributeName: 'Country', AttributeType: 'S' },
+      { AttributeName: 'TopScoreDateTime', AttributeType: 'S' },
+    ].filter((definition) =>
+      [
+        'UserId',
+        'GameTitle',
+        ...globalIndexes.flatMap((index) => index.KeySchema.map((key) => key.AttributeName)),
+      ].includes(definition.AttributeName),
+    ),
+    KeySchema: [
+      { AttributeName: 'UserId', KeyType: 'HASH' },
+      { AttributeName: 'GameTitle', KeyType: 'RANGE' },
+    ],
+    BillingMode: 'PAY_PER_REQUEST',
+    ...(globalIndexes.length > 0 ? { GlobalSecondaryIndexes: globalIndexes } : {}),
+  });
+}
+
+/** ~150 bytes of DynamoDB JSON; the score changes on every write, so every index entry moves. */
+function putInput(i: number) {
+  return {
+    TableName: 'GameScores',
+    Item: {
+      UserId: { S: `user${String(i % USERS).padStart(6, '0')}` },
+      GameTitle: { S: TITLES[i % TITLES.length]! },
+      TopScore: { N: String(i) },
+      TopScoreDateTime: { S: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.${i}` },
+      Country: { S: COUNTRIES[i % COUNTRIES.length]! },
+      Wins: { N: String(i % 97) },
+      Losses: { N: String(i % 13) },
+    },
+  };
+}
+
+/** An engine whose GSIs the gsi-maintainer keeps (`globalIndexes: 'external'`), as the stack runs it. */
+function stackWith(indexes: number) {
+  const engine = new Engine({ globalIndexes: 'external' });
+  const changeLog = ChangeLog.attach(engine);
+  const gsi = startGsiMaintainer({ engine, changeLog });
+  createGameScores(engine, indexes);
+  return { engine, gsi };
+}
+
+const yieldToMaintainer = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Writes per second until every index has caught up (0 GSIs: until the writes are done). */
+async function writeRate(indexes: number): Promise<number> {
+  const { engine, gsi } = stackWith(indexes);
+  const inputs = Array.from({ length: WRITES }, (_, i) => putInput(i));
+  const start = performance.now();
+  // Writes in slices, yielding between them so the maintainer runs as it does in a server.
+  for (let from = 0; from < WRITES; from += 1_000) {
+    for (let i = from; i < from + 1_000; i++) engine.executeRaw('PutItem', inputs[i]);
+    await yieldToMaintainer();
+  }
+  await engine.settled();
+  const seconds = (performance.now() - start) / 1000;
+  gsi.close();
+  return WRITES / seconds;
+}
+
+async function bestOf(indexes: number): Promise<number> {
+  let best = 0;
+  for (let round = 0; round < ROUNDS; round++) best = Math.max(best, await writeRate(indexes));
+  return best;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/**
+ * Commit → index entry, at a paced RATE: each write's commit time is kept by its TopScore (unique
+ * per write); the writer's `put` is wrapped to see when the entry lands in GameTitleIndex.
+ */
+async function propagationLag(): Promise<number[]> {
+  const { engine, gsi } = stackWith(1);
+  const committedAt = new Map<string, number>();
+  const lags: number[] = [];
+  let measuring = false;
+  const put = GlobalIndexWriter.prototype.put;
+  GlobalIndexWriter.prototype.put = function (
+    this: GlobalIndexWriter,
+    tableArn,
+    indexName,
+    image: AttributeMap,
+  ) {
+    put.call(this, tableArn, indexName, image);
+    const score = (image.TopScore as { N: string }).N;
+    const at = committedAt.get(score);
+    if (at !== undefined) {
+      committedAt.delete(score);
+      if (measuring) lags.push(performance.now() - at);
+    }
+  };
+  try {
+    let written = 0;
+    const run = async (seconds: number) => {
+      const start = performance.now();
+      const end = start + seconds * 1000;
+      for (let now = start; now < end; now = performance.now()) {
+        const due = Math.floor(((now - start) / 1000) * RATE);
+        while (written < due) {
+          const input = putInput(written++);
+          committedAt.set(input.Item.TopScore.N, performance.now());
+          engine.executeRaw('PutItem', input);
+        }
+        await yieldToMaintainer();
+      }
+      await engine.settled();
+    };
+    await run(WARMUP_SECONDS);
+    measuring = true;
+    await run(LATENCY_SECONDS);
+  } finally {
+    GlobalIndexWriter.prototype.put = put;
+    gsi.close();
+  }
+  return lags.sort((a, b) => a - b);
+}
+
+/** Milliseconds from UpdateTable (Create GSI) to the index being ACTIVE, over BACKFILL_ITEMS items. */
+async function backfill(): Promise<{ backfillMs: number; writeMs: number; indexed: number }> {
+  const { engine, gsi } = stackWith(0);
+  const writeStart = performance.now();
+  for (let i = 0; i < BACKFILL_ITEMS; i++) {
+    const input = putInput(i);
+    input.Item.UserId.S = `user${String(i).padStart(6, '0')}`; // every write a new item
+    engine.executeRaw('PutItem', input);
+  }
+  const writeMs = performance.now() - writeStart;
+  const start = performance.now();
+  engine.execute('UpdateTable', {
+    TableName: 'GameScores',
+    AttributeDefinitions: [
+      { AttributeName: 'GameTitle', AttributeType: 'S' },
+      { AttributeName: 'TopScore', AttributeType: 'N' },
+    ],
+    GlobalSecondaryIndexUpdates: [{ Create: GAME_TITLE_INDEX }],
+  });
+  for (;;) {
+    await engine.settled();
+    const table = engine.execute('DescribeTable', { TableName: 'GameScores' }) as {
+      Table: { GlobalSecondaryIndexes: { IndexStatus: string; ItemCount: number }[] };
+    };
+    if (table.Table.GlobalSecondaryIndexes[0]!.IndexStatus === 'ACTIVE') break;
+    await yieldToMaintainer();
+  }
+  const backfillMs = performance.now() - start;
+  let indexed = 0;
+  for (const title of TITLES) {
+    let startKey: unknown;
+    do {
+      // A Query reads at most 1 MB per page (API_Query: "1 MB limit"), COUNT included.
+      const page = engine.execute('Query', {
+        TableName: 'GameScores',
+        IndexName: 'GameTitleIndex',
+        KeyConditionExpression: 'GameTitle = :title',
+        ExpressionAttributeValues: { ':title': { S: title } },
+        Select: 'COUNT',
+        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+      }) as { Count: number; LastEvaluatedKey?: unknown };
+      indexed += page.Count;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey !== undefined);
+  }
+  gsi.close();
+  return { backfillMs, writeMs, indexed };
+}
+
+export async function run(): Promise<void> {
+  const none = await bestOf(0);
+  const one = await bestOf(1);
+  const two = await bestOf(2);
+  const lags = await propagationLag();
+  const { backfillMs, writeMs, indexed } = await backfill();
+  const rows: Row[] = [
+    { name: 'PutItem, 0 GSIs', value: formatRate(none), target: 'baseline' },
+    {
+      name: 'PutItem, 1 GSI (caught up)',
+      value: formatRate(one),
+      baseline: formatRate(none),
+      ratio: one / none,
+    },
+    {
+      name: 'PutItem, 2 GSIs (caught up)',
+      value: formatRate(two),
+      baseline: formatRate(none),
+      ratio: two / none,
+      target: '≥ 0.50×',
+    },
+    { name: `lag p50 at ${RATE.toLocaleString('en-US')}/s`, value: `${percentile(lags, 50).toFixed(3)} ms` },
+    {
+      name: `lag p99 at ${RATE.toLocaleString('en-US')}/s`,
+      value: `${percentile(lags, 99).toFixed(3)} ms`,
+      target: '≤ 2 ms',
+    },
+    { name: 'lag max', value: `${lags.at(-1)!.toFixed(3)} ms`, baseline: `${lags.length} writes` },
+    {
+      name: `backfill ${BACKFILL_ITEMS.toLocaleString('en-US')} items`,
+      value: `${backfillMs.toFixed(0)} ms`,
+      baseline: `${writeMs.toFixed(0)} ms to write`,
+      ratio: backfillMs / writeMs,
+      target: '≤ 1000 ms',
+    },
+  ];
+  if (indexed !== BACKFILL_ITEMS) throw new Error(`backfill indexed ${indexed} of ${BACKFILL_ITEMS} items`);
+  printTable('Global secondary indexes (gsi-maintainer, in process)', rows);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
