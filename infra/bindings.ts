@@ -39,7 +39,7 @@ export class BindingError extends Error {
   override readonly name = 'BindingError';
   constructor(
     readonly path: string,
-    reason: string,
+    readonly reason: string,
   ) {
     super(`${path}: ${reason}`);
   }

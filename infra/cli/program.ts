@@ -56,6 +56,7 @@ Examples:
   eddy serve --config eddy.config.ts --verbose
   eddy serve --host 0.0.0.0 --region eu-west-1 --create-delay 2s
   eddy serve --data-dir ./.eddy --durability always   # survives restarts and crashes
+  eddy serve --config examples/votes/eddy.config.ts --watch   # functions reload on save
 
 Endpoints: POST / (DynamoDB_20120810.* and registered APIs such as DynamoDBStreams_20120810.*),
 GET / (service health text), GET /_eddy/health (JSON, for scripts and containers).
@@ -90,6 +91,7 @@ export function createProgram(io: CliIo): Command {
     )
     .option('--account-id <digits>', 'account id in ARNs (default 000000000000)', parseAccountId)
     .option('-v, --verbose', 'debug logs and one log line per request')
+    .option('-w, --watch', "rebuild and reload the config's handlers when their files change (esbuild)")
     .option(
       '--max-body-size <bytes>',
       `largest request body, e.g. 16777216 or 16MiB (default ${DEFAULT_MAX_BODY_BYTES}, as DynamoDB)`,

@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseDuration } from '../../core/clock.js';
-import { Engine } from '../../core/engine.js';
-import { StreamsService } from '../../streams/index.js';
+import type { Engine } from '../../core/engine.js';
+import { BindingError } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
-import { provisionTables, TableSetupError } from '../host/provision.js';
-import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, EddyServer } from '../host/server.js';
-import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
+import { TableSetupError } from '../host/provision.js';
+import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
+import type { Durability, Persistence } from '../persistence/index.js';
+import { type DataDirOptions, LocalStack } from '../stack/localStack.js';
+import { watchFunctions } from '../stack/watchFunctions.js';
 import { createDemoTable } from './demoTable.js';
 import { ConfigError, findConfigFile, loadConfig } from './loadConfig.js';
 
@@ -31,10 +34,13 @@ export interface ServeOptions {
   readonly snapshotLogSize?: number;
   /** With `dataDir`: snapshot at least this often while writes happen, in ms (default 1 h). */
   readonly snapshotInterval?: number;
+  /** Rebuild (esbuild) and reload the project's handlers when their files change. */
+  readonly watch?: boolean;
 }
 
 /** A running `eddy serve`. */
 export interface RunningEddy {
+  readonly stack: LocalStack;
   readonly server: EddyServer;
   readonly engine: Engine;
   readonly address: BoundAddress;
@@ -53,8 +59,9 @@ export interface ServeIo {
 
 /**
  * Starts eddy: loads the config (from `--config`, or `eddy.config.*` in the working directory),
- * builds the engine, creates the declared tables (or the demo table when there is no config),
- * listens, and prints the endpoint with a command to paste.
+ * starts the local stack (tables, the project's functions with their stream mappings and
+ * schedules, the gsi-maintainer, ttl-expirer and archiver; the demo table when there is no
+ * config), listens, and prints the endpoint with a command to paste.
  * @throws ConfigError for a bad config; PortInUseError / ListenError when it cannot bind.
  */
 export async function serve(options: ServeOptions, io: ServeIo): Promise<RunningEddy> {
@@ -70,84 +77,101 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     options.accessKeyId !== undefined && options.secretAccessKey !== undefined
       ? [{ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }]
       : (settings.accessKeys ?? []);
+  const baseDirectory = configFile === undefined ? io.cwd : dirname(resolve(io.cwd, configFile));
 
-  const engine = new Engine({
-    accountId,
-    region,
-    transientStatusDelayMs: createDelayMs,
-    onInternalError: (error, operation) => logger.error({ err: error, operation }, 'internal error'),
-    // A data directory replays its log through the engine with the clock held at logged times.
-    ...(options.dataDir === undefined ? {} : { clock: new ReplayableClock() }),
-  });
-  // Before any table exists, so the change log sees every write, the demo's included.
-  const streams = new StreamsService(engine, {
-    onInternalError: (error, operation) =>
-      logger.error({ err: error, operation }, 'internal error (streams)'),
-  });
-  // Recovery first: tables the data directory holds are kept as they are, not declared again.
-  const persistence =
-    options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options, logger);
-  const context = { accountId, region };
-  const existing = engine.region(accountId, region).tables;
-  let demo: TableConfig | undefined;
-  if (configFile === undefined) {
-    if (persistence === undefined || persistence.recovery.lastLsn === 0)
-      demo = createDemoTable(engine, context, logger);
-  } else {
-    try {
-      const missing = (config.tables ?? []).filter((table) => !existing.has(table.TableName ?? ''));
-      provisionTables(engine, missing, context, { logger });
-    } catch (error) {
-      await persistence?.close();
-      if (!(error instanceof TableSetupError)) throw error;
+  let stack: LocalStack;
+  try {
+    stack = await LocalStack.start(config, {
+      accountId,
+      region,
+      transientStatusDelayMs: createDelayMs,
+      baseDirectory,
+      logger,
+      // Function logs as CloudWatch shows them, each line prefixed with its function's name.
+      functionLogs: (functionName, line) => io.print(`${functionName} | ${line}`),
+      ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
+    });
+  } catch (error) {
+    if (configFile !== undefined && error instanceof TableSetupError)
       throw new ConfigError(configFile, `tables[${error.index}]`, error.message, { cause: error });
-    }
-  }
-
-  const server = new EddyServer({
-    engine,
-    host: options.host ?? settings.host ?? DEFAULT_HOST,
-    port: options.port ?? settings.port ?? DEFAULT_PORT,
-    region,
-    accountId,
-    accessKeys,
-    logger,
-    logRequests: options.verbose ?? false,
-    version: packageVersion(),
-    ...((options.maxBodySize ?? settings.maxBodySize)
-      ? { maxBodyBytes: options.maxBodySize ?? settings.maxBodySize }
-      : {}),
-    ...(persistence === undefined ? {} : { afterCall: persistence.afterCall }),
-  });
-  server.registerService(streams.protocol);
-  const address = await server.listen().catch(async (error: unknown) => {
-    await persistence?.close();
+    if (configFile !== undefined && error instanceof BindingError)
+      throw new ConfigError(configFile, error.path, error.reason, { cause: error });
     throw error;
-  });
+  }
+  const { engine, persistence } = stack;
+  let demo: TableConfig | undefined;
+  // The demo table comes with no config, and only into an empty data directory.
+  if (configFile === undefined && (persistence === undefined || persistence.recovery.lastLsn === 0))
+    demo = createDemoTable(engine, { accountId, region }, logger);
+
+  const watcher =
+    options.watch === true
+      ? watchFunctions(stack, { outDirectory: join(baseDirectory, '.eddy', 'watch'), print: io.print })
+      : undefined;
+  await watcher?.ready;
+  const address = await stack
+    .listen({
+      host: options.host ?? settings.host ?? DEFAULT_HOST,
+      port: options.port ?? settings.port ?? DEFAULT_PORT,
+      region,
+      accountId,
+      accessKeys,
+      logRequests: options.verbose ?? false,
+      version: packageVersion(),
+      ...((options.maxBodySize ?? settings.maxBodySize)
+        ? { maxBodyBytes: options.maxBodySize ?? settings.maxBodySize }
+        : {}),
+    })
+    .catch(async (error: unknown) => {
+      await watcher?.close();
+      await stack.close();
+      throw error;
+    });
   const storage =
     persistence === undefined
       ? 'in memory'
       : `data dir ${persistence.directory.path} (durability ${persistence.durability})`;
   const tables = config.tables ?? [];
-  printBanner(io.print, address, { region, accountId, configFile, demo, tables, storage });
+  printBanner(io.print, address, {
+    region,
+    accountId,
+    configFile,
+    demo,
+    tables,
+    storage,
+    functions: functionLines(stack),
+    watching: watcher !== undefined,
+  });
   logger.info({ url: address.url, region, accountId, config: configFile ?? null }, 'listening');
   const close = async () => {
-    await server.close();
-    await persistence?.close();
+    await watcher?.close();
+    await stack.close();
   };
-  return { server, engine, address, logger, persistence, close };
+  return { stack, server: stack.httpServer!, engine, address, logger, persistence, close };
 }
 
-/** `--data-dir`: takes the directory's lock and recovers the engine's state from it. */
-function openDataDir(engine: Engine, streams: StreamsService, options: ServeOptions, logger: Logger) {
-  return Persistence.open(engine, {
-    dataDir: options.dataDir!,
+function dataDirOptions(options: ServeOptions): DataDirOptions {
+  return {
+    path: options.dataDir!,
     durability: options.durability ?? 'everysec',
-    changeLog: streams.changeLog,
     ...(options.snapshotLogSize === undefined ? {} : { snapshotLogBytes: options.snapshotLogSize }),
     ...(options.snapshotInterval === undefined ? {} : { snapshotInterval: options.snapshotInterval }),
-    logger,
-  });
+  };
+}
+
+/** `tally ← Votes stream`, `archiver ← Sessions stream (TTL deletions)`, `report ← every 5m`. */
+function functionLines(stack: LocalStack): string[] {
+  const lines: string[] = [];
+  for (const binding of stack.bindings) {
+    const triggers = [
+      ...binding.streams.map((stream) => `${stream.table} stream`),
+      ...binding.schedules.map((schedule) => schedule.expression),
+    ];
+    lines.push(`${binding.functionName} ← ${triggers.join(', ') || 'nothing (invoke only)'}`);
+  }
+  for (const tableName of stack.config.archive?.tables ?? [])
+    lines.push(`archiver ← ${tableName} stream (TTL deletions)`);
+  return lines;
 }
 
 interface BannerFacts {
@@ -157,6 +181,8 @@ interface BannerFacts {
   readonly demo: TableConfig | undefined;
   readonly tables: readonly TableConfig[];
   readonly storage: string;
+  readonly functions: readonly string[];
+  readonly watching: boolean;
 }
 
 function printBanner(print: (line: string) => void, address: BoundAddress, facts: BannerFacts): void {
@@ -169,6 +195,8 @@ function printBanner(print: (line: string) => void, address: BoundAddress, facts
   }
   const exampleTable = facts.demo?.TableName ?? facts.tables[0]?.TableName;
   if (facts.demo !== undefined) print(`  demo table ${describeDemo(facts.demo)}`);
+  for (const line of facts.functions) print(`  function ${line}`);
+  if (facts.watching) print('  watching handlers: a change rebuilds and reloads its function');
   print('');
   print('Try it (any credentials are accepted):');
   const credentials = 'AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local';

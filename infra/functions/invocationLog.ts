@@ -13,6 +13,8 @@ export interface InvocationLogEntry {
   readonly status: 'ok' | 'error';
   readonly result?: unknown;
   readonly error?: FunctionError;
+  /** What the invocation logged, in Lambda's text format (START, the handler's lines, END, REPORT). */
+  readonly logs: readonly string[];
 }
 
 /** The last `limit` invocations of a function (a ring: a busy function's log stays bounded). */

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { InvocationResult, MappedFunction } from '../../streams/mapping/invoke.js';
+import {
+  endLine,
+  formatLogLine,
+  inInvocation,
+  type LogLevel,
+  reportLine,
+  startLine,
+} from './functionLogs.js';
 import { loadHandler } from './handlerModule.js';
 import { InvocationLog, type InvocationLogEntry } from './invocationLog.js';
 import { lambdaContext, logStreamName } from './lambdaContext.js';
@@ -55,7 +63,12 @@ export interface LocalFunctionEnvironment {
   readonly clock: Clock;
   readonly accountId: string;
   readonly region: string;
+  /** Where log lines go as they are written (`eddy serve` prints them); they are also kept per invocation. */
+  readonly logSink?: (functionName: string, line: string) => void;
 }
+
+/** Lines one invocation keeps in its log entry (the sink sees them all). */
+const KEPT_LOG_LINES = 1000;
 
 /**
  * A Lambda function run locally (spec §2.2.1: invoked synchronously). Each invocation gets a
@@ -152,6 +165,15 @@ export class LocalFunction implements MappedFunction {
     const clock = this.environment.clock;
     const startedAt = clock.now();
     const started = performance.now();
+    const logs: string[] = [];
+    const sink = this.environment.logSink;
+    const emit = (line: string) => {
+      if (logs.length < KEPT_LOG_LINES) logs.push(line);
+      sink?.(this.functionName, line);
+    };
+    const write = (level: LogLevel, message: string) =>
+      emit(formatLogLine(Date.now(), requestId, level, message));
+    emit(startLine(requestId));
     this.running++;
     let outcome: WorkerOutcome;
     try {
@@ -161,13 +183,17 @@ export class LocalFunction implements MappedFunction {
       } else {
         outcome =
           this.pool !== undefined
-            ? await this.inWorker(event, requestId)
-            : await this.inProcess(event, requestId, startedAt);
+            ? await this.inWorker(event, requestId, write)
+            : await this.inProcess(event, requestId, startedAt, write);
       }
     } finally {
       this.running--;
     }
     const durationMs = performance.now() - started;
+    // The runtime logs a failed invocation's error as an ERROR line (Lambda's "Invoke Error").
+    if (!outcome.ok) write('ERROR', `Invoke Error \t${JSON.stringify(outcome.error)}`);
+    emit(endLine(requestId));
+    emit(reportLine(requestId, durationMs, this.memory));
     const entry: InvocationLogEntry = outcome.ok
       ? {
           requestId,
@@ -177,6 +203,7 @@ export class LocalFunction implements MappedFunction {
           event,
           status: 'ok',
           result: outcome.result,
+          logs,
         }
       : {
           requestId,
@@ -186,6 +213,7 @@ export class LocalFunction implements MappedFunction {
           event,
           status: 'error',
           error: outcome.error,
+          logs,
         };
     this.log.add(entry);
     return outcome.ok
@@ -193,7 +221,12 @@ export class LocalFunction implements MappedFunction {
       : { requestId, status: 'error', error: outcome.error };
   }
 
-  private async inProcess(event: unknown, requestId: string, startedAt: number): Promise<WorkerOutcome> {
+  private async inProcess(
+    event: unknown,
+    requestId: string,
+    startedAt: number,
+    write: (level: LogLevel, message: string) => void,
+  ): Promise<WorkerOutcome> {
     const clock = this.environment.clock;
     let handler: LambdaHandler;
     try {
@@ -222,7 +255,7 @@ export class LocalFunction implements MappedFunction {
         () => resolve({ ok: false, error: timedOut(this.timeoutMs) }),
         this.timeoutMs,
       );
-      runHandler(handler, event, context).then(
+      inInvocation(requestId, write, () => runHandler(handler, event, context)).then(
         (result) => {
           clock.clearTimeout(timer);
           resolve({ ok: true, result });
@@ -235,16 +268,24 @@ export class LocalFunction implements MappedFunction {
     });
   }
 
-  private inWorker(event: unknown, requestId: string): Promise<WorkerOutcome> {
-    return this.pool!.run(event, {
-      functionName: this.functionName,
-      requestId,
-      accountId: this.environment.accountId,
-      region: this.environment.region,
-      memoryLimitInMB: this.memory,
-      timeoutMs: this.timeoutMs,
-      logStreamName: this.logStream,
-    });
+  private inWorker(
+    event: unknown,
+    requestId: string,
+    write: (level: LogLevel, message: string) => void,
+  ): Promise<WorkerOutcome> {
+    return this.pool!.run(
+      event,
+      {
+        functionName: this.functionName,
+        requestId,
+        accountId: this.environment.accountId,
+        region: this.environment.region,
+        memoryLimitInMB: this.memory,
+        timeoutMs: this.timeoutMs,
+        logStreamName: this.logStream,
+      },
+      write,
+    );
   }
 
   /** Terminates the function's worker threads, if any. */

@@ -7,6 +7,8 @@ export interface LocalFunctionsOptions {
   readonly clock: Clock;
   readonly accountId?: string;
   readonly region?: string;
+  /** Where the functions' log lines go as they are written (they are kept per invocation too). */
+  readonly logSink?: (functionName: string, line: string) => void;
 }
 
 /**
@@ -38,6 +40,7 @@ export class LocalFunctions implements FunctionResolver {
       clock: this.options.clock,
       accountId: this.accountId,
       region: this.region,
+      ...(this.options.logSink === undefined ? {} : { logSink: this.options.logSink }),
     });
     const previous = this.functions.get(definition.name);
     if (previous !== undefined) void previous.close();

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { inInvocation } from './functionLogs.js';
 import { loadHandler } from './handlerModule.js';
 import { lambdaContext } from './lambdaContext.js';
 import { functionErrorOf, type LambdaHandler, runHandler } from './runHandler.js';
@@ -37,7 +38,11 @@ port.on('message', async (message: WorkerInvoke) => {
     remainingTimeMs: () => message.context.timeoutMs - (performance.now() - started),
   });
   try {
-    const result = await runHandler(handler, message.event, context);
+    const result = await inInvocation(
+      message.context.requestId,
+      (level, text) => reply({ type: 'log', id: message.id, level, message: text }),
+      () => runHandler(handler!, message.event, context),
+    );
     reply({ type: 'result', id: message.id, ok: true, result: jsonValue(result) });
   } catch (error) {
     reply({ type: 'result', id: message.id, ok: false, error: functionErrorOf(error) });

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { LogLevel } from './functionLogs.js';
 import type { FunctionError } from './runHandler.js';
 import type { WorkerInit, WorkerInvoke, WorkerReply } from './workerProtocol.js';
 
@@ -39,6 +40,7 @@ interface Pending {
   readonly id: number;
   readonly timeoutMs: number;
   readonly settle: (outcome: WorkerOutcome) => void;
+  readonly onLog: ((level: LogLevel, message: string) => void) | undefined;
   cancelTimeout?: () => void;
 }
 
@@ -82,6 +84,10 @@ class FunctionWorker {
   private onMessage(message: WorkerReply): void {
     const current = this.current;
     if (message.type === 'ready' || current === undefined || message.id !== current.id) return;
+    if (message.type === 'log') {
+      current.onLog?.(message.level, message.message);
+      return;
+    }
     if (message.type === 'started') {
       current.cancelTimeout = this.pool.options.startTimeout(current.timeoutMs, () => {
         // A handler stuck in a loop cannot be stopped in place: the worker goes (Lambda resets the environment).
@@ -136,10 +142,14 @@ export class WorkerPool {
     return this.all.size;
   }
 
-  run(event: unknown, context: WorkerInvoke['context']): Promise<WorkerOutcome> {
+  run(
+    event: unknown,
+    context: WorkerInvoke['context'],
+    onLog?: (level: LogLevel, message: string) => void,
+  ): Promise<WorkerOutcome> {
     return new Promise((settle) => {
       const id = this.nextId++;
-      const pending: Pending = { id, timeoutMs: context.timeoutMs, settle };
+      const pending: Pending = { id, timeoutMs: context.timeoutMs, settle, onLog };
       this.queue.push({ pending, message: { id, event, context } });
       this.dispatch();
     });

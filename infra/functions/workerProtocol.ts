@@ -1,3 +1,4 @@
+import type { LogLevel } from './functionLogs.js';
 import type { FunctionError } from './runHandler.js';
 
 /** Messages between the main thread and a function's worker thread. */
@@ -26,5 +27,7 @@ export interface WorkerInvoke {
 export type WorkerReply =
   | { readonly type: 'ready' }
   | { readonly type: 'started'; readonly id: number }
+  /** A `console` call of the handler during invocation `id`. */
+  | { readonly type: 'log'; readonly id: number; readonly level: LogLevel; readonly message: string }
   | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly result: unknown }
   | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly error: FunctionError };

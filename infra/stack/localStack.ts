@@ -1,10 +1,11 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Clock, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
+import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
 import { type ChangeLog, StreamsService } from '../../streams/index.js';
 import { MappingManager } from '../../streams/mapping/index.js';
 import { archiverBinding, archiveSinkOf } from '../archive/index.js';
-import { bindingsOf, type FunctionBinding } from '../bindings.js';
+import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import { type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
@@ -14,8 +15,10 @@ import { createHostLogger, type Logger } from '../host/logger.js';
 import { RequestPipeline } from '../host/pipeline.js';
 import { provisionTables } from '../host/provision.js';
 import { type BoundAddress, EddyServer, type ServerOptions } from '../host/server.js';
+import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
 import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
+import { bindingUuid, MappingCheckpoints } from './mappingCheckpoints.js';
 
 /**
  * The local stack: everything a project's config declares, wired as DESIGN §1 draws it. The
@@ -41,6 +44,23 @@ export interface StackOptions {
   readonly handlers?: Readonly<Record<string, (event: never, context: never) => unknown>>;
   /** Whether the ttl-expirer and schedules run on their timers (default true). */
   readonly startSchedules?: boolean;
+  /**
+   * Where the project's functions' log lines go as they are written, in Lambda's format (START,
+   * the handler's console lines, END, REPORT). Default: kept per invocation only.
+   */
+  readonly functionLogs?: (functionName: string, line: string) => void;
+  /**
+   * Keep everything in a data directory (`eddy serve --data-dir`): tables, streams, mapping
+   * checkpoints and destinations survive restarts. Needs the system clock.
+   */
+  readonly dataDir?: DataDirOptions;
+}
+
+export interface DataDirOptions {
+  readonly path: string;
+  readonly durability?: Durability;
+  readonly snapshotLogBytes?: number;
+  readonly snapshotInterval?: number | string;
 }
 
 export class LocalStack {
@@ -55,6 +75,9 @@ export class LocalStack {
     readonly mappings: MappingManager,
     readonly gsi: GsiMaintainer,
     readonly logger: Logger,
+    /** The data directory, when started with `dataDir`. */
+    readonly persistence: Persistence | undefined,
+    private readonly checkpoints: MappingCheckpoints,
   ) {}
 
   /** The ttl-expirer schedule. */
@@ -68,9 +91,16 @@ export class LocalStack {
     return this.streams.changeLog;
   }
 
-  /** Builds and starts the stack; tables exist and mappings run when it resolves. */
+  /**
+   * Builds and starts the stack; tables exist and mappings run when it resolves. With a data
+   * directory, its state is recovered first: tables it holds are kept as they are (not declared
+   * again), and mappings resume from their saved checkpoints.
+   */
   static async start(config: EddyConfig, options: StackOptions = {}): Promise<LocalStack> {
-    const clock = options.clock ?? new SystemClock();
+    if (options.dataDir !== undefined && options.clock !== undefined)
+      throw new Error('A data directory runs on the system clock: pass either dataDir or clock');
+    const clock =
+      options.clock ?? (options.dataDir === undefined ? new SystemClock() : new ReplayableClock());
     const logger = options.logger ?? createHostLogger({ level: 'warn' });
     const accountId = options.accountId ?? config.server?.accountId ?? '000000000000';
     const region = options.region ?? config.server?.region ?? 'us-east-1';
@@ -87,11 +117,20 @@ export class LocalStack {
     });
     // The change log attaches before any table exists: it sees every write.
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
-    const functions = new LocalFunctions({ clock, accountId, region });
-    const destinations = new LocalDestinations(
+    const persistence =
+      options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
+    const functions = new LocalFunctions({
+      clock,
+      accountId,
+      region,
+      ...(options.functionLogs === undefined ? {} : { logSink: options.functionLogs }),
+    });
+    const destinationsDirectory =
       config.destinationsDirectory === undefined
-        ? {}
-        : { directory: resolvePath(baseDirectory, config.destinationsDirectory) },
+        ? persistence?.destinationsDir
+        : resolvePath(baseDirectory, config.destinationsDirectory);
+    const destinations = new LocalDestinations(
+      destinationsDirectory === undefined ? {} : { directory: destinationsDirectory },
     );
     const mappings = new MappingManager({
       changeLog: streams.changeLog,
@@ -109,16 +148,42 @@ export class LocalStack {
       manager: mappings,
       ...(propagationDelay === undefined ? {} : { propagationDelay }),
     });
-    const stack = new LocalStack(config, engine, streams, functions, destinations, mappings, gsi, logger);
-    stack.closers.push(
-      () => gsi.close(),
-      () => mappings.close(),
-      () => functions.close(),
+    const checkpoints = new MappingCheckpoints(
+      persistence?.checkpoints ?? new MemoryCheckpointStore(),
+      mappings,
     );
-    provisionTables(engine, config.tables ?? [], { accountId, region }, { logger });
-    stack.bindings = bindingsOf(config, baseDirectory);
-    stack.startFunctions(options);
-    stack.startArchive(baseDirectory);
+    const stack = new LocalStack(
+      config,
+      engine,
+      streams,
+      functions,
+      destinations,
+      mappings,
+      gsi,
+      logger,
+      persistence,
+      checkpoints,
+    );
+    // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
+    stack.closers.push(
+      () => persistence?.close(),
+      () => functions.close(),
+      () => gsi.close(),
+      () => checkpoints.close(),
+      () => mappings.close(),
+    );
+    try {
+      const held = engine.region(accountId, region).tables;
+      const declared = (config.tables ?? []).filter((table) => !held.has(table.TableName ?? ''));
+      provisionTables(engine, declared, { accountId, region }, { logger });
+      stack.bindings = bindingsOf(config, baseDirectory);
+      stack.startFunctions(options);
+      stack.startArchive(baseDirectory);
+    } catch (error) {
+      await stack.close();
+      throw error;
+    }
+    if (persistence !== undefined) checkpoints.start();
     const startSchedules = options.startSchedules !== false;
     const ttl = config.ttl ?? {};
     stack.ttl = startTtlExpirer(engine, {
@@ -132,32 +197,52 @@ export class LocalStack {
     return stack;
   }
 
+  /**
+   * A config binding's mapping: its UUID is derived from the function and table, so after a
+   * restart with a data directory it resumes from its saved checkpoint.
+   */
+  private createBinding(
+    functionName: string,
+    tableName: string,
+    input: Record<string, unknown>,
+    /** Where in the config the binding is (for errors). */
+    where: string,
+  ): void {
+    const uuid = bindingUuid(functionName, tableName);
+    const checkpoint = this.checkpoints.restore(uuid, input.EventSourceArn as string);
+    try {
+      this.mappings.create(input as never, checkpoint === undefined ? { uuid } : { checkpoint });
+    } catch (error) {
+      // Settings Lambda would refuse (BatchSize 0, an unknown FunctionResponseType...): Lambda's message.
+      throw new BindingError(where, `stream binding on '${tableName}': ${(error as Error).message}`);
+    }
+  }
+
   /** Defines the project's functions and starts their mappings and schedules. */
   private startFunctions(options: StackOptions): void {
     const { engine } = this;
     for (const binding of this.bindings) {
       const handler = options.handlers?.[binding.functionName];
-      this.functions.define({
-        name: binding.functionName,
-        ...(handler ? { handler } : { module: binding.handlerPath, exportName: binding.exportName }),
-        timeout: binding.timeout,
-        memorySize: binding.memorySize,
-        environment: binding.environment,
-        isolation: handler ? 'in-process' : binding.isolation,
-      });
+      this.defineFunction(binding, handler ? { handler } : { module: binding.handlerPath });
       for (const stream of binding.streams) {
         const table = engine.region().tables.get(stream.table)!;
         if (table.stream?.enabled !== true) {
-          throw new Error(
-            `functions.${binding.functionName}: table '${stream.table}' has no enabled stream (add StreamSpecification to the table)`,
+          throw new BindingError(
+            `functions.${binding.functionName}`,
+            `table '${stream.table}' has no enabled stream (add StreamSpecification to the table)`,
           );
         }
-        this.mappings.create({
-          ...(stream.settings as Record<string, unknown>),
-          StartingPosition: stream.settings.StartingPosition ?? 'TRIM_HORIZON',
-          EventSourceArn: table.stream.arn,
-          FunctionName: binding.functionName,
-        } as never);
+        this.createBinding(
+          binding.functionName,
+          stream.table,
+          {
+            ...(stream.settings as Record<string, unknown>),
+            StartingPosition: stream.settings.StartingPosition ?? 'TRIM_HORIZON',
+            EventSourceArn: table.stream.arn,
+            FunctionName: binding.functionName,
+          },
+          `functions.${binding.functionName}`,
+        );
       }
       const scheduled = binding.schedules
         .filter((schedule) => schedule.enabled && options.startSchedules !== false)
@@ -174,6 +259,32 @@ export class LocalStack {
       if (scheduled.length > 0) this.schedules.set(binding.functionName, scheduled);
       for (const schedule of scheduled) this.closers.push(() => schedule.stop());
     }
+  }
+
+  /**
+   * Replaces a function's code (as UpdateFunctionCode does) with a module file, e.g. a fresh
+   * build under `--watch`. Its mappings keep their checkpoints: the next batch runs the new code.
+   */
+  reloadFunction(functionName: string, modulePath: string): void {
+    const binding = this.bindings.find((candidate) => candidate.functionName === functionName);
+    if (binding === undefined) throw new Error(`No function named ${functionName} in the config`);
+    this.defineFunction(binding, { module: modulePath });
+  }
+
+  private defineFunction(
+    binding: FunctionBinding,
+    code: { readonly handler: (event: never, context: never) => unknown } | { readonly module: string },
+  ): void {
+    this.functions.define({
+      name: binding.functionName,
+      ...('handler' in code
+        ? { handler: code.handler }
+        : { module: code.module, exportName: binding.exportName }),
+      timeout: binding.timeout,
+      memorySize: binding.memorySize,
+      environment: binding.environment,
+      isolation: 'handler' in code ? 'in-process' : binding.isolation,
+    });
   }
 
   /** Runs a scheduled function the way its own invocations run (context, timeout, log). */
@@ -193,8 +304,9 @@ export class LocalStack {
       const table = this.engine.region().tables.get(tableName);
       const viewType = table?.stream?.enabled ? table.stream.viewType : undefined;
       if (viewType !== 'OLD_IMAGE' && viewType !== 'NEW_AND_OLD_IMAGES') {
-        throw new Error(
-          `archive: table '${tableName}' needs a stream with old images (StreamViewType OLD_IMAGE or NEW_AND_OLD_IMAGES)`,
+        throw new BindingError(
+          'archive.tables',
+          `table '${tableName}' needs a stream with old images (StreamViewType OLD_IMAGE or NEW_AND_OLD_IMAGES)`,
         );
       }
       const functionName = archive.tables.length === 1 ? 'archiver' : `archiver-${tableName}`;
@@ -205,7 +317,7 @@ export class LocalStack {
         ...(archive.onFailure === undefined ? {} : { onFailureDestination: archive.onFailure }),
       });
       this.functions.define(definition);
-      this.mappings.create(mapping);
+      this.createBinding(functionName, tableName, mapping as unknown as Record<string, unknown>, 'archive');
     }
   }
 
@@ -219,7 +331,11 @@ export class LocalStack {
   /** The request pipeline over this stack (the server and in-process clients share it). */
   pipeline(): RequestPipeline {
     if (this.requestPipeline === undefined) {
-      this.requestPipeline = new RequestPipeline({ engine: this.engine, logger: this.logger });
+      this.requestPipeline = new RequestPipeline({
+        engine: this.engine,
+        logger: this.logger,
+        ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
+      });
       this.requestPipeline.registerService(this.streams.protocol);
     }
     return this.requestPipeline;
@@ -230,15 +346,42 @@ export class LocalStack {
   /**
    * Serves the stack over HTTP (DynamoDB and DynamoDB Streams on one port). Options are the
    * server's (host, port, access keys...); the engine and logger are the stack's.
+   *
+   * The project's functions then reach this stack with the AWS SDK as written, as a function in
+   * Lambda reaches DynamoDB: the SDK reads `AWS_ENDPOINT_URL_DYNAMODB` (and `_STREAMS`) from the
+   * environment ("Service-specific endpoints", AWS SDKs and Tools reference guide), which this
+   * sets, with the region and, when none are set, credentials the server accepts.
    */
   async listen(options: Omit<ServerOptions, 'engine'> = {}): Promise<BoundAddress> {
     if (this.server !== undefined) throw new Error('The stack is already listening');
-    this.server = new EddyServer({ logger: this.logger, ...options, engine: this.engine });
+    this.server = new EddyServer({
+      logger: this.logger,
+      ...options,
+      engine: this.engine,
+      ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
+    });
     this.server.registerService(this.streams.protocol);
     const address = await this.server.listen();
     const server = this.server;
     this.closers.push(() => server.close());
+    this.pointFunctionsAt(address.url, options.accessKeys?.[0]);
     return address;
+  }
+
+  private pointFunctionsAt(url: string, accessKey: { accessKeyId: string; secretAccessKey: string } | undefined) {
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = url;
+    process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS = url;
+    process.env.AWS_REGION ??= this.engine.defaultRegion;
+    if (process.env.AWS_ACCESS_KEY_ID === undefined || accessKey !== undefined) {
+      process.env.AWS_ACCESS_KEY_ID = accessKey?.accessKeyId ?? 'eddy';
+      process.env.AWS_SECRET_ACCESS_KEY = accessKey?.secretAccessKey ?? 'eddy';
+    }
+    // Worker threads copied the environment when they were defined: define them again.
+    for (const binding of this.bindings) {
+      const current = this.functions.get(binding.functionName)?.definition;
+      if (current?.isolation === 'worker' && current.module !== undefined)
+        this.reloadFunction(binding.functionName, current.module);
+    }
   }
 
   /** The HTTP server, once `listen` has been called. */
@@ -251,10 +394,23 @@ export class LocalStack {
     return this.engine.settled();
   }
 
+  /** Stops everything, last started first (the server, schedules, mappings, the data directory). */
   async close(): Promise<void> {
-    for (const close of this.closers.reverse()) await close();
+    for (let close = this.closers.pop(); close !== undefined; close = this.closers.pop()) await close();
     this.streams.changeLog.close();
   }
+}
+
+/** `dataDir`: takes the directory's lock and recovers the engine's state from it. */
+function openDataDir(engine: Engine, streams: StreamsService, dataDir: DataDirOptions, logger: Logger) {
+  return Persistence.open(engine, {
+    dataDir: dataDir.path,
+    durability: dataDir.durability ?? 'everysec',
+    changeLog: streams.changeLog,
+    ...(dataDir.snapshotLogBytes === undefined ? {} : { snapshotLogBytes: dataDir.snapshotLogBytes }),
+    ...(dataDir.snapshotInterval === undefined ? {} : { snapshotInterval: dataDir.snapshotInterval }),
+    logger,
+  });
 }
 
 function streamSettings(config: EddyConfig) {

@@ -132,14 +132,8 @@ export async function startStack(config: EddyConfig, options: TestStackOptions =
   });
   const testStack = new TestStack(stack, clock);
   if (endpoint) {
-    const address = await stack.listen({ port: 0 });
-    testStack.endpoint = address.url;
-    // The AWS SDK reads service endpoints from the environment (AWS_ENDPOINT_URL_<SERVICE>).
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = address.url;
-    process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS = address.url;
-    process.env.AWS_REGION ??= stack.engine.defaultRegion;
-    process.env.AWS_ACCESS_KEY_ID ??= 'eddy';
-    process.env.AWS_SECRET_ACCESS_KEY ??= 'eddy';
+    // Listening also points the AWS SDK's environment at the stack (AWS_ENDPOINT_URL_<SERVICE>).
+    testStack.endpoint = (await stack.listen({ port: 0 })).url;
   }
   return testStack;
 }

@@ -109,7 +109,11 @@ export class MappingManager {
    */
   create(
     input: CreateEventSourceMappingInput,
-    options: { readonly checkpoint?: MappingCheckpoint } = {},
+    options: {
+      readonly checkpoint?: MappingCheckpoint;
+      /** The UUID of a new mapping (default: random); a checkpoint brings its own. */
+      readonly uuid?: string;
+    } = {},
   ): EventSourceMappingConfiguration {
     const missing = (['FunctionName', 'EventSourceArn'] as const).filter(
       (name) => typeof input[name] !== 'string',
@@ -134,7 +138,7 @@ export class MappingManager {
         );
     }
     const mapping = this.newMapping(
-      options.checkpoint?.uuid ?? randomUUID(),
+      options.checkpoint?.uuid ?? options.uuid ?? randomUUID(),
       fn,
       settings,
       {

@@ -251,3 +251,71 @@ describe('redefining a mapped function', () => {
     expect(f.manager.inspect()[0]).toMatchObject({ recordsProcessed: 3, invokeErrors: 2 });
   });
 });
+
+describe('function logs, in Lambda text format', () => {
+  const LOGGING_HANDLER = file(
+    'chatty.mjs',
+    `export const handler = async (event) => {
+  console.log('order %s for %d', event.id, 3);
+  console.warn({ careful: true });
+  if (event.fail) throw new RangeError('no stock');
+  return 'ok';
+};
+`,
+  );
+  const ISO = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
+
+  for (const isolation of ['in-process', 'worker'] as const) {
+    it(`frames the handler's console lines with START, END and REPORT (${isolation})`, async () => {
+      const printed: string[] = [];
+      const functions = new LocalFunctions({
+        clock: new VirtualClock(),
+        logSink: (name, line) => printed.push(`${name}: ${line}`),
+      });
+      functions.define({ name: 'chatty', module: LOGGING_HANDLER, isolation });
+      await functions.get('chatty')!.invoke({ id: 'o-1' });
+      await functions.get('chatty')!.invoke({ id: 'o-2', fail: true });
+      await functions.close();
+      const [ok, failed] = functions.invocations('chatty');
+      const id = ok!.requestId;
+      expect(ok!.logs[0]).toBe(`START RequestId: ${id} Version: $LATEST`);
+      expect(ok!.logs[1]).toMatch(new RegExp(`^${ISO}\\t${id}\\tINFO\\torder o-1 for 3$`));
+      expect(ok!.logs[2]).toMatch(new RegExp(`^${ISO}\\t${id}\\tWARN\\t\\{ careful: true \\}$`));
+      expect(ok!.logs[3]).toBe(`END RequestId: ${id}`);
+      expect(ok!.logs[4]).toMatch(
+        new RegExp(
+          `^REPORT RequestId: ${id}\\tDuration: \\d+\\.\\d\\d ms\\tBilled Duration: \\d+ ms\\tMemory Size: 128 MB$`,
+        ),
+      );
+      // A failed invocation: the runtime's "Invoke Error" line carries the error.
+      expect(failed!.logs).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `\\t${failed!.requestId}\\tERROR\\tInvoke Error \\t\\{"errorType":"RangeError","errorMessage":"no stock"\\}$`,
+          ),
+        ),
+      );
+      expect(printed).toEqual([...ok!.logs, ...failed!.logs].map((line) => `chatty: ${line}`));
+    });
+  }
+
+  it("leaves console output outside invocations alone, and keeps concurrent invocations' lines apart", async () => {
+    const functions = new LocalFunctions({ clock: new VirtualClock() });
+    functions.define({
+      name: 'slow',
+      handler: async (event: { n: number }) => {
+        console.log(`before ${event.n}`);
+        await new Promise((resolve) => setTimeout(resolve, 5 * (3 - event.n)));
+        console.log(`after ${event.n}`);
+      },
+    });
+    await Promise.all([1, 2].map((n) => functions.get('slow')!.invoke({ n })));
+    for (const entry of functions.invocations('slow')) {
+      const n = (entry.event as { n: number }).n;
+      const messages = entry.logs
+        .filter((line) => line.includes('\tINFO\t'))
+        .map((line) => line.split('\t')[3]);
+      expect(messages).toEqual([`before ${n}`, `after ${n}`]);
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import * as esbuild from 'esbuild';
+import type { LocalStack } from './localStack.js';
+
+/**
+ * `eddy serve --watch`: each of the project's functions is bundled by an esbuild watch context;
+ * every successful rebuild replaces the function's code (as UpdateFunctionCode would) while its
+ * event source mappings keep running from their checkpoints, so the next batch reaches the new
+ * code and nothing is read twice or skipped. A build that fails keeps the previous code.
+ *
+ * Each build is copied to a file of its own (`index.<n>.mjs`): an ES module is evaluated once per
+ * URL, so reloading needs a new URL. Dependencies stay external (`packages: 'external'`) and
+ * resolve from the project's node_modules, which keeps rebuilds in the milliseconds.
+ */
+export interface WatchOptions {
+  /** Where the bundles go (default `<baseDirectory>/.eddy/watch`). */
+  readonly outDirectory: string;
+  /** A line per reload or failed build. */
+  readonly print: (line: string) => void;
+}
+
+export interface FunctionWatcher {
+  /** Resolves after the first build of every function. */
+  readonly ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+export function watchFunctions(stack: LocalStack, options: WatchOptions): FunctionWatcher {
+  const contexts: Promise<esbuild.BuildContext>[] = [];
+  const firstBuilds: Promise<void>[] = [];
+  for (const binding of stack.bindings) {
+    const name = binding.functionName;
+    const directory = join(options.outDirectory, name);
+    rmSync(directory, { recursive: true, force: true });
+    mkdirSync(directory, { recursive: true });
+    const outfile = join(directory, 'index.mjs');
+    let generation = 0;
+    let previous: string | undefined;
+    let started = performance.now();
+    let markBuilt: () => void = () => {};
+    firstBuilds.push(new Promise<void>((resolve) => (markBuilt = resolve)));
+    const reload: esbuild.Plugin = {
+      name: 'eddy-reload',
+      setup(build) {
+        build.onStart(() => {
+          started = performance.now();
+        });
+        build.onEnd((result) => {
+          const first = generation === 0;
+          if (result.errors.length > 0) {
+            options.print(`✗ ${name}: build failed, still running the previous code`);
+            for (const message of result.errors) options.print(`    ${formatMessage(message)}`);
+          } else {
+            generation++;
+            const versioned = join(directory, `index.${generation}.mjs`);
+            copyFileSync(outfile, versioned);
+            stack.reloadFunction(name, versioned);
+            if (previous !== undefined) rmSync(previous, { force: true });
+            previous = versioned;
+            if (!first)
+              options.print(`↻ ${name} reloaded (${(performance.now() - started).toFixed(0)} ms build)`);
+          }
+          markBuilt();
+        });
+      },
+    };
+    const context = esbuild.context({
+      entryPoints: [binding.handlerPath],
+      outfile,
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      sourcemap: 'inline',
+      logLevel: 'silent',
+      plugins: [reload],
+    });
+    contexts.push(context);
+    void context.then((built) => built.watch()).catch(() => markBuilt());
+  }
+  return {
+    ready: Promise.all(firstBuilds).then(() => {}),
+    async close() {
+      for (const context of await Promise.allSettled(contexts))
+        if (context.status === 'fulfilled') await context.value.dispose();
+    },
+  };
+}
+
+function formatMessage(message: esbuild.Message): string {
+  const where = message.location
+    ? `${message.location.file}:${message.location.line}:${message.location.column}: `
+    : '';
+  return `${where}${message.text}`;
+}
