@@ -368,7 +368,10 @@ export class LocalStack {
     return address;
   }
 
-  private pointFunctionsAt(url: string, accessKey: { accessKeyId: string; secretAccessKey: string } | undefined) {
+  private pointFunctionsAt(
+    url: string,
+    accessKey: { accessKeyId: string; secretAccessKey: string } | undefined,
+  ) {
     process.env.AWS_ENDPOINT_URL_DYNAMODB = url;
     process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS = url;
     process.env.AWS_REGION ??= this.engine.defaultRegion;
