@@ -1,58 +1,46 @@
-// Bundles every Lambda-shaped function `functions/<name>/handler.ts` into
-// `dist/functions/<name>/index.mjs` (platform node, ESM, sourcemap, metafile), ready to zip and
-// deploy. Run: `npm run build`. Also importable: `buildFunctions({ functionsDir, outDir })`.
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// `npm run build`: bundles every function into deployable artefacts (infra/build/artefacts.ts):
+// `dist/functions/<name>/index.mjs` (+ map, meta.json) and `dist/functions/<name>.zip`, handler
+// `index.handler`. That is each built-in `functions/<name>/handler.ts` (the archiver from its
+// Lambda entry, which builds its S3 sink from the environment) and, when the working directory
+// holds an `eddy.config.*`, the functions it declares. `eddy build` does the latter alone.
+//
+// The build itself is TypeScript (infra/build/), loaded through tsx as the config loader does, so
+// this stays a plain `node esbuild.config.mjs` after `npm ci`. Also importable:
+// `buildFunctions({ outDir, minify })`.
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
+import { tsImport } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
-/** Finds `<functionsDir>/<name>/handler.ts` entries (folders without a handler are skipped). */
-export function findFunctions(functionsDir) {
-  if (!existsSync(functionsDir)) return [];
-  return readdirSync(functionsDir)
-    .filter((name) => statSync(join(functionsDir, name)).isDirectory())
-    .filter((name) => existsSync(join(functionsDir, name, 'handler.ts')))
-    .sort();
-}
-
 export async function buildFunctions({
-  functionsDir = join(root, 'functions'),
-  outDir = join(root, 'dist', 'functions'),
+  outDir = resolve(root, 'dist'),
   minify = false,
+  cwd = process.cwd(),
 } = {}) {
-  const names = findFunctions(functionsDir);
-  const results = [];
-  for (const name of names) {
-    const outfile = join(outDir, name, 'index.mjs');
-    const result = await esbuild.build({
-      entryPoints: [join(functionsDir, name, 'handler.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      sourcemap: true,
-      metafile: true,
-      minify,
-      logLevel: 'warning',
-      // Bundled CommonJS dependencies may call require() for Node built-ins.
-      banner: {
-        js: "import { createRequire as __eddyCreateRequire } from 'node:module';\nconst require = __eddyCreateRequire(import.meta.url);",
-      },
-    });
-    writeFileSync(join(outDir, name, 'meta.json'), JSON.stringify(result.metafile));
-    results.push({ name, outfile, metafile: result.metafile });
-  }
-  return results;
+  const { buildProject } = await tsImport('./infra/build/build.ts', import.meta.url);
+  const { findConfigFile, loadConfig } = await tsImport('./infra/cli/loadConfig.ts', import.meta.url);
+  const configFile = findConfigFile(cwd);
+  const config = configFile === undefined ? undefined : await loadConfig(configFile);
+  const built = await buildProject({
+    config,
+    baseDirectory: configFile === undefined ? cwd : dirname(configFile),
+    outDir,
+    builtIns: true,
+    minify,
+  });
+  return { configFile, built };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const results = await buildFunctions();
-  if (results.length === 0) console.log('No functions/<name>/handler.ts to build.');
-  for (const { name, outfile, metafile } of results) {
-    const bytes = Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-    console.log(`built ${name} → ${outfile} (${(bytes / 1024).toFixed(1)} KiB with map)`);
+  const started = performance.now();
+  const { configFile, built } = await buildFunctions({ minify: process.argv.includes('--minify') });
+  if (configFile !== undefined) console.log(`project functions from ${configFile}`);
+  for (const { entry, artefacts, bundleBytes, zipBytes } of built) {
+    const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+    console.log(
+      `built ${entry.name} → ${artefacts.zip} (${kib(zipBytes)} zipped, index.mjs ${kib(bundleBytes)})`,
+    );
   }
+  console.log(`${built.length} functions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

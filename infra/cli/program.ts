@@ -11,6 +11,8 @@ import {
   type Durability,
   IncompleteDataError,
 } from '../persistence/index.js';
+import { addBuildCommand } from './commands/build.js';
+import { addSynthCommand } from './commands/synth.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
 import { type RunningEddy, serve } from './serve.js';
 
@@ -29,22 +31,34 @@ Config file (eddy.config.ts, .mts, .mjs, .js or .json; looked for in the working
 when --config is not given):
 
   // eddy.config.ts
-  import { defineConfig } from './infra/config.js';
+  import { defineConfig } from 'eddy/config';
   export default defineConfig({
     server: { port: 8000, region: 'us-east-1' },
     tables: [{
       TableName: 'Orders',
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'orderId', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'orderId', KeyType: 'HASH' }],
       BillingMode: 'PAY_PER_REQUEST',
       StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
       TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
     }],
+    functions: {
+      onOrder: {
+        handler: './src/onOrder.ts', timeout: 10,
+        events: [{ stream: { table: 'Orders', StartingPosition: 'LATEST', BatchSize: 10 } }],
+      },
+    },
   });
 
-  server: port, host, region, accountId, maxBodySize (bytes), createDelay (ms or '2s'),
-          accessKeys: [{ accessKeyId, secretAccessKey, accountId? }] (turns on SigV4 verification)
-  tables: CreateTable requests, plus TimeToLiveSpecification; created at start, in order.
+  server:    port, host, region, accountId, maxBodySize (bytes), createDelay (ms or '2s'),
+             accessKeys: [{ accessKeyId, secretAccessKey, accountId? }] (turns on SigV4 verification)
+  tables:    CreateTable requests, plus TimeToLiveSpecification; created at start, in order.
+  functions: handler (module path), exportName, timeout, memorySize, environment, isolation
+             ('in-process' or 'worker'), events: { stream: { table, ...CreateEventSourceMapping
+             settings } } or { schedule: { rate: '5m' | 'rate(5 minutes)' } }.
+  archive:   { tables: [...], sink: { type: 'files', directory } | { type: 's3', bucket, ... } }:
+             TTL deletions of those tables, archived by the archiver.
+  ttl, globalIndexes, streams, destinationsDirectory: settings of the built-in functions.
   Command-line flags win over the file.
 
 Without a config, eddy serves an in-memory demo table "Demo" (key pk + sk, GSI "GSI1",
@@ -160,6 +174,9 @@ export function createProgram(io: CliIo): Command {
 
   // `eddy archive ls|cat|restore`: read back what the archiver wrote (infra/archive/cli.ts).
   addArchiveCommand(program, io);
+  // `eddy build` / `eddy synth`: Lambda zips and the AWS SAM template of the config.
+  addBuildCommand(program, io);
+  addSynthCommand(program, io);
 
   // `eddy --help` documents everything: the serve options and the config file too.
   program.addHelpText('after', () => `\n${serveCommand.helpInformation().trimEnd()}\n${CONFIG_HELP}`);
