@@ -4,11 +4,12 @@ import { defineConfig } from 'vitest/config';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
-  // What users import as `eddy/testing` and `eddy/config` (package.json "exports").
+  // What users import as `eddy/testing`, `eddy/config` and `eddy/streams` (package.json "exports").
   resolve: {
     alias: {
       'eddy/testing': here('./infra/testing/index.ts'),
       'eddy/config': here('./infra/config.ts'),
+      'eddy/streams': here('./streams/index.ts'),
     },
   },
   test: {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { changes$, inserts, unmarshallImages } from 'eddy/streams';
 import { startStack, type TestStack } from 'eddy/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import config from '../eddy.config.js';
@@ -26,4 +27,20 @@ it('logs one line per order change, in Lambda log format', async () => {
     'MODIFY order o-1 (shipped)',
     'REMOVE order o-1 (shipped)',
   ]);
+});
+
+it('shows new orders to an in-process subscriber (the README streams example)', async () => {
+  const seen: string[] = [];
+  const subscription = changes$(stack.stack.changeLog, 'Orders')
+    .pipe(inserts(), unmarshallImages<{ orderId: string; status: string }>())
+    .subscribe(({ newImage }) => seen.push(`new order ${newImage?.orderId}`));
+  await stack.documentClient.send(
+    new PutCommand({ TableName: 'Orders', Item: { orderId: 'o-2', status: 'placed' } }),
+  );
+  await stack.documentClient.send(
+    new PutCommand({ TableName: 'Orders', Item: { orderId: 'o-2', status: 'paid' } }),
+  );
+  await stack.settled();
+  subscription.unsubscribe();
+  expect(seen).toEqual(['new order o-2']);
 });
