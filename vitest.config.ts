@@ -17,6 +17,8 @@ export default defineConfig({
     // Two cores on the CI machine: the forks pool keeps workers isolated (servers, child processes).
     pool: 'forks',
     testTimeout: 20_000,
+    // The SDK's Node 22 notice (see infra/cli/main.ts): once per test file, it buries real output.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     hookTimeout: 30_000,
   },
 });

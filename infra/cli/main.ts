@@ -2,6 +2,12 @@
  * The `eddy` command line (`npm start` runs `eddy serve`). See `eddy --help`.
  */
 import { CommanderError } from 'commander';
+
+// The AWS SDK v3 warns once per process on Node < 22 that SDK releases after January 2027 will
+// need Node 22. eddy pins its SDK (package-lock.json) and supports Node 20, so on every command
+// the warning says nothing the user can act on; it stays on for the user's own processes.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 import { createProgram } from './program.js';
 import type { RunningEddy } from './serve.js';
 

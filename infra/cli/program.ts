@@ -12,6 +12,9 @@ import {
   IncompleteDataError,
 } from '../persistence/index.js';
 import { addBuildCommand } from './commands/build.js';
+import { addEventCommand } from './commands/event.js';
+import { addInvokeCommand } from './commands/invoke.js';
+import { addRecordCommand } from './commands/record.js';
 import { addSynthCommand } from './commands/synth.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
 import { type RunningEddy, serve } from './serve.js';
@@ -177,6 +180,11 @@ export function createProgram(io: CliIo): Command {
   // `eddy build` / `eddy synth`: Lambda zips and the AWS SAM template of the config.
   addBuildCommand(program, io);
   addSynthCommand(program, io);
+  // `eddy record` / `eddy invoke` / `eddy event dynamodb`: capture stream records, replay them
+  // through a function with its mapping's settings, make sample events from a table's items.
+  addRecordCommand(program, io);
+  addInvokeCommand(program, io);
+  addEventCommand(program, io);
 
   // `eddy --help` documents everything: the serve options and the config file too.
   program.addHelpText('after', () => `\n${serveCommand.helpInformation().trimEnd()}\n${CONFIG_HELP}`);

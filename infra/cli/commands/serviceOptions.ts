@@ -1,0 +1,89 @@
+import { resolve } from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import { parseDuration } from '../../../core/clock.js';
+import type { EddyConfig } from '../../config.js';
+import type { ServiceTargetOptions } from '../../replay/serviceTarget.js';
+import { findConfigFile, isRegion, loadConfig } from '../loadConfig.js';
+
+/**
+ * Options shared by the commands that talk to a DynamoDB endpoint (`eddy record`, `eddy event`):
+ * a running eddy by default (the config's server, else http://127.0.0.1:8000), or AWS.
+ */
+export interface ServiceCliOptions extends ServiceTargetOptions {
+  /** A config file; `false` (`--no-config`) ignores eddy.config.* in the working directory. */
+  readonly config?: string | false;
+}
+
+export function withServiceOptions(command: Command): Command {
+  return command
+    .option(
+      '--endpoint <url>',
+      "DynamoDB endpoint (default: the config's eddy server, else http://127.0.0.1:8000)",
+    )
+    .option('--aws', 'talk to AWS itself: the SDK endpoints and credential chain')
+    .option(
+      '-r, --region <name>',
+      "region (default: the config's, else AWS_REGION, else us-east-1)",
+      parseRegion,
+    )
+    .option('--access-key-id <id>', 'access key (with --secret-access-key)')
+    .option('--secret-access-key <secret>', 'secret key')
+    .option('-c, --config <file>', 'config file for the server address (default: eddy.config.* here)')
+    .option('--no-config', 'ignore eddy.config.* in the working directory');
+}
+
+/** A usage mistake: exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The config named by `--config`, or found in `cwd`, or none (`--no-config`, or no file). */
+export async function optionalConfig(
+  config: string | false | undefined,
+  cwd: string,
+): Promise<{ config: EddyConfig | undefined; file: string | undefined }> {
+  if (config === false) return { config: undefined, file: undefined };
+  const file = config === undefined ? findConfigFile(cwd) : resolve(cwd, config);
+  return file === undefined ? { config: undefined, file } : { config: await loadConfig(file), file };
+}
+
+export function checkCredentialFlags(options: ServiceCliOptions): void {
+  if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined))
+    throw new UsageError('--access-key-id and --secret-access-key go together');
+}
+
+/** A call to the endpoint failed; the message says what to do about a local eddy that is not up. */
+export class EndpointError extends Error {
+  override readonly name = 'EndpointError';
+  constructor(error: unknown, endpoint: string | undefined) {
+    const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown } | null)?.code;
+    super(
+      code === 'ECONNREFUSED' && endpoint !== undefined
+        ? `nothing answers at ${endpoint} (start it with \`eddy serve\`, or pass --endpoint): ${message}`
+        : message,
+      { cause: error },
+    );
+  }
+}
+
+export function parseRegion(value: string): string {
+  if (!isRegion(value)) throw new InvalidArgumentError('must be a region name such as us-east-1.');
+  return value;
+}
+
+export function parseCount(value: string): number {
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < 1) throw new InvalidArgumentError('must be a positive whole number.');
+  return count;
+}
+
+export function parseDurationOption(value: string): number {
+  try {
+    const ms = parseDuration(/^\d+$/.test(value) ? Number(value) : value);
+    if (!(ms > 0)) throw new Error('not positive');
+    return ms;
+  } catch {
+    throw new InvalidArgumentError('must be a duration such as 500ms, 30s, 5m or 24h (or milliseconds).');
+  }
+}
