@@ -8,23 +8,13 @@
  */
 import { Engine } from '../core/engine.js';
 import { toWireJson } from '../core/wire.js';
+import { createCustomerTable, customerItem } from './fixtures.js';
 import { formatRate, measure, printTable, type Row } from './support.js';
 
 const ITEM_COUNT = 100_000;
 const TABLE = 'BenchItems';
 
-function makeItem(i: number) {
-  // ~200 bytes of DynamoDB JSON.
-  return {
-    pk: { S: `user#${String(i).padStart(8, '0')}` },
-    name: { S: `Customer ${i}` },
-    email: { S: `customer${i}@example.com` },
-    plan: { S: i % 3 === 0 ? 'pro' : 'free' },
-    visits: { N: String(i % 997) },
-    active: { BOOL: i % 2 === 0 },
-    tags: { SS: ['blue', 'green'] },
-  };
-}
+const makeItem = (i: number) => customerItem(i, { visits: i % 997 });
 
 function gc() {
   (globalThis as { gc?: () => void }).gc?.();
@@ -47,12 +37,7 @@ export async function run(): Promise<Row[]> {
   const heapBefore = process.memoryUsage().heapUsed;
   const rssBefore = process.memoryUsage().rss;
   const engine = new Engine();
-  engine.execute('CreateTable', {
-    TableName: TABLE,
-    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-    BillingMode: 'PAY_PER_REQUEST',
-  });
+  createCustomerTable(engine, TABLE);
   const putInputs = items.map((Item) => ({ TableName: TABLE, Item }));
   const put = measure(ITEM_COUNT, (i) => engine.executeRaw('PutItem', putInputs[i]));
   gc();

@@ -19,7 +19,8 @@ import { ChangeLog } from '../streams/changeLog.js';
 import { changes$ } from '../streams/changes.js';
 import { MappingManager } from '../streams/mapping/manager.js';
 import { ordinalOf } from '../streams/sequenceNumber.js';
-import { formatRate, printTable, type Row } from './support.js';
+import { createCustomerTable, customerPuts } from './fixtures.js';
+import { formatMicros, formatRate, nextTurn, percentile, printTable, putPaced, type Row } from './support.js';
 
 const KEYS = 50_000;
 const WRITES = 200_000;
@@ -29,66 +30,52 @@ const RATE = 5_000;
 const LATENCY_SECONDS = 2;
 const WARMUP = 2_000;
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-
-function putInputs(table: string, count: number) {
-  // ~200 bytes of DynamoDB JSON, as in bench/streams.ts; `visits` changes on every write.
-  return Array.from({ length: count }, (_, i) => ({
-    TableName: table,
-    Item: {
-      pk: { S: `user#${String(i % KEYS).padStart(8, '0')}` },
-      name: { S: `Customer ${i % KEYS}` },
-      email: { S: `customer${i % KEYS}@example.com` },
-      plan: { S: i % 3 === 0 ? 'pro' : 'free' },
-      visits: { N: String(i) },
-      active: { BOOL: i % 2 === 0 },
-      tags: { SS: ['blue', 'green'] },
-    },
-  }));
-}
-
 function setup(table: string) {
   const engine = new Engine();
   const changeLog = ChangeLog.attach(engine);
-  const description = engine.execute('CreateTable', {
-    TableName: table,
-    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-    BillingMode: 'PAY_PER_REQUEST',
-    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-  }).TableDescription as { LatestStreamArn: string };
+  const streamArn = createCustomerTable(engine, table, { stream: true })!;
   const functions = new LocalFunctions({ clock: engine.clock });
   const manager = new MappingManager({ changeLog, functions, settler: engine });
-  return { engine, changeLog, functions, manager, streamArn: description.LatestStreamArn };
+  return { engine, changeLog, functions, manager, streamArn };
+}
+
+/** Maps the stream to a no-op function (BatchSize 100, window 0) that passes each batch to `handle`. */
+function mapToNoop(
+  { functions, manager, streamArn }: ReturnType<typeof setup>,
+  startingPosition: 'LATEST' | 'TRIM_HORIZON',
+  handle: (event: DynamoDBStreamEvent) => void,
+): void {
+  functions.define({
+    name: 'noop',
+    handler: async (event: DynamoDBStreamEvent) => handle(event),
+    logLimit: 0,
+  });
+  manager.create({
+    FunctionName: 'noop',
+    EventSourceArn: streamArn,
+    StartingPosition: startingPosition,
+    BatchSize: 100,
+  });
 }
 
 /** Records per second from the first commit to the last record handled (or written, baseline). */
 async function throughput(withMapping: boolean): Promise<number> {
-  const { engine, functions, manager, streamArn } = setup('Bench');
+  const stack = setup('Bench');
+  const { engine, manager } = stack;
   let handled = 0;
   if (withMapping) {
-    functions.define({
-      name: 'noop',
-      handler: async (event: DynamoDBStreamEvent) => {
-        handled += event.Records.length;
-      },
-      logLimit: 0,
-    });
-    manager.create({
-      FunctionName: 'noop',
-      EventSourceArn: streamArn,
-      StartingPosition: 'LATEST',
-      BatchSize: 100,
+    mapToNoop(stack, 'LATEST', (event) => {
+      handled += event.Records.length;
     });
   }
-  const inputs = putInputs('Bench', WRITES);
+  const inputs = customerPuts('Bench', WRITES, KEYS);
   const start = performance.now();
   // Writes in slices, yielding between them as a server would between requests.
   for (let from = 0; from < WRITES; from += SLICE) {
     for (let i = from; i < from + SLICE; i++) engine.executeRaw('PutItem', inputs[i]);
-    await tick();
+    await nextTurn();
   }
-  while (withMapping && handled < WRITES) await tick();
+  while (withMapping && handled < WRITES) await nextTurn();
   const seconds = (performance.now() - start) / 1000;
   manager.close();
   return WRITES / seconds;
@@ -96,26 +83,17 @@ async function throughput(withMapping: boolean): Promise<number> {
 
 /** Records per second delivered from a backlog: through a mapping, or replayed by changes$. */
 async function delivery(via: 'mapping' | 'changes$'): Promise<number> {
-  const { engine, changeLog, functions, manager, streamArn } = setup('Backlog');
-  const inputs = putInputs('Backlog', WRITES);
+  const stack = setup('Backlog');
+  const { engine, changeLog, manager } = stack;
+  const inputs = customerPuts('Backlog', WRITES, KEYS);
   for (const input of inputs) engine.executeRaw('PutItem', input);
   let handled = 0;
   const start = performance.now();
   if (via === 'mapping') {
-    functions.define({
-      name: 'noop',
-      handler: async (event: DynamoDBStreamEvent) => {
-        handled += event.Records.length;
-      },
-      logLimit: 0,
+    mapToNoop(stack, 'TRIM_HORIZON', (event) => {
+      handled += event.Records.length;
     });
-    manager.create({
-      FunctionName: 'noop',
-      EventSourceArn: streamArn,
-      StartingPosition: 'TRIM_HORIZON',
-      BatchSize: 100,
-    });
-    while (handled < WRITES) await tick();
+    while (handled < WRITES) await nextTurn();
   } else {
     await new Promise<void>((resolve) =>
       changes$(changeLog, 'Backlog', { from: 'TRIM_HORIZON', follow: false }).subscribe({
@@ -140,9 +118,10 @@ async function bestOf(measure: () => Promise<number>): Promise<number> {
  * its task as a request does; `via` picks the mapping or a live changes$ subscriber.
  */
 async function latencies(via: 'mapping' | 'changes$'): Promise<number[]> {
-  const { engine, changeLog, functions, manager, streamArn } = setup('Paced');
+  const stack = setup('Paced');
+  const { engine, changeLog, manager } = stack;
   const total = WARMUP + RATE * LATENCY_SECONDS;
-  const inputs = putInputs('Paced', total);
+  const inputs = customerPuts('Paced', total, KEYS);
   const committedAt = new Float64Array(total);
   const latency: number[] = [];
   const seen = (sequenceNumber: string) => {
@@ -151,43 +130,18 @@ async function latencies(via: 'mapping' | 'changes$'): Promise<number[]> {
   };
   let subscription: { unsubscribe(): void } | undefined;
   if (via === 'mapping') {
-    functions.define({
-      name: 'noop',
-      handler: async (event: DynamoDBStreamEvent) => {
-        for (const record of event.Records) seen(record.dynamodb!.SequenceNumber!);
-      },
-      logLimit: 0,
-    });
-    manager.create({
-      FunctionName: 'noop',
-      EventSourceArn: streamArn,
-      StartingPosition: 'LATEST',
-      BatchSize: 100,
+    mapToNoop(stack, 'LATEST', (event) => {
+      for (const record of event.Records) seen(record.dynamodb!.SequenceNumber!);
     });
   } else {
     subscription = changes$(changeLog, 'Paced').subscribe((record) => seen(record.dynamodb!.SequenceNumber!));
   }
-  const start = performance.now();
-  let written = 0;
-  while (written < total) {
-    const due = Math.min(total, Math.floor(((performance.now() - start) * RATE) / 1000));
-    while (written < due) {
-      engine.executeRaw('PutItem', inputs[written]);
-      committedAt[written] = performance.now();
-      written++;
-      await undefined;
-    }
-    await tick();
-  }
-  while (latency.length < total) await tick();
+  await putPaced(engine, inputs, RATE, committedAt);
+  while (latency.length < total) await nextTurn();
   subscription?.unsubscribe();
   manager.close();
   return latency.slice(WARMUP).sort((a, b) => a - b);
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-const ms = (value: number) => `${(value * 1000).toFixed(0)} µs`;
 
 export async function run(): Promise<Row[]> {
   // Latency first, on a small heap.
@@ -215,12 +169,12 @@ export async function run(): Promise<Row[]> {
     },
     {
       name: `changes$ latency at ${RATE.toLocaleString('en-US')} writes/s`,
-      value: `p50 ${ms(percentile(viaChanges, 0.5))}, p99 ${ms(percentile(viaChanges, 0.99))}`,
+      value: `p50 ${formatMicros(percentile(viaChanges, 0.5))}, p99 ${formatMicros(percentile(viaChanges, 0.99))}`,
     },
     {
       name: `commit → invocation latency at ${RATE.toLocaleString('en-US')} writes/s`,
-      value: `p50 ${ms(percentile(viaMapping, 0.5))}, p99 ${ms(percentile(viaMapping, 0.99))}`,
-      baseline: `p50 ${ms(percentile(viaChanges, 0.5))}`,
+      value: `p50 ${formatMicros(percentile(viaMapping, 0.5))}, p99 ${formatMicros(percentile(viaMapping, 0.99))}`,
+      baseline: `p50 ${formatMicros(percentile(viaChanges, 0.5))}`,
       ratio: percentile(viaMapping, 0.5) / percentile(viaChanges, 0.5),
       target: 'p50 ≤ 1 ms',
     },

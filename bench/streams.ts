@@ -14,7 +14,8 @@ import { Engine } from '../core/engine.js';
 import { ChangeLog } from '../streams/changeLog.js';
 import { changes$ } from '../streams/changes.js';
 import { ordinalOf } from '../streams/sequenceNumber.js';
-import { formatRate, printTable, type Row } from './support.js';
+import { createCustomerTable, customerPuts } from './fixtures.js';
+import { formatMicros, formatRate, nextTurn, percentile, printTable, putPaced, type Row } from './support.js';
 
 const KEYS = 100_000;
 const WRITES = 200_000;
@@ -23,39 +24,17 @@ const RATE = 20_000;
 const LATENCY_SECONDS = 3;
 const WARMUP = 10_000;
 
-function putInputs(table: string, count: number) {
-  // ~200 bytes of DynamoDB JSON, as in bench/inProcess.ts; `visits` changes on every write.
-  return Array.from({ length: count }, (_, i) => ({
-    TableName: table,
-    Item: {
-      pk: { S: `user#${String(i % KEYS).padStart(8, '0')}` },
-      name: { S: `Customer ${i % KEYS}` },
-      email: { S: `customer${i % KEYS}@example.com` },
-      plan: { S: i % 3 === 0 ? 'pro' : 'free' },
-      visits: { N: String(i) },
-      active: { BOOL: i % 2 === 0 },
-      tags: { SS: ['blue', 'green'] },
-    },
-  }));
-}
-
 function engineWith(table: string, stream: boolean): { engine: Engine; changeLog: ChangeLog } {
   const engine = new Engine();
   const changeLog = ChangeLog.attach(engine);
-  engine.execute('CreateTable', {
-    TableName: table,
-    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-    BillingMode: 'PAY_PER_REQUEST',
-    ...(stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } } : {}),
-  });
+  createCustomerTable(engine, table, { stream });
   return { engine, changeLog };
 }
 
 /** Writes per second for one fresh engine (the first KEYS writes insert, the rest modify). */
 async function writeRate(mode: 'off' | 'on' | 'subscribed'): Promise<number> {
   const { engine, changeLog } = engineWith('Bench', mode !== 'off');
-  const inputs = putInputs('Bench', WRITES);
+  const inputs = customerPuts('Bench', WRITES, KEYS);
   let delivered = 0;
   const subscription =
     mode === 'subscribed' ? changes$(changeLog, 'Bench').subscribe(() => delivered++) : undefined;
@@ -63,9 +42,9 @@ async function writeRate(mode: 'off' | 'on' | 'subscribed'): Promise<number> {
   // Writes in slices, yielding between them so a subscriber runs as it would in a server.
   for (let from = 0; from < WRITES; from += 10_000) {
     for (let i = from; i < from + 10_000; i++) engine.executeRaw('PutItem', inputs[i]);
-    if (subscription) await new Promise((resolve) => setImmediate(resolve));
+    if (subscription) await nextTurn();
   }
-  while (subscription && delivered < WRITES) await new Promise((resolve) => setImmediate(resolve));
+  while (subscription && delivered < WRITES) await nextTurn();
   const seconds = (performance.now() - start) / 1000;
   subscription?.unsubscribe();
   return WRITES / seconds;
@@ -77,17 +56,11 @@ async function bestOf(mode: 'off' | 'on' | 'subscribed'): Promise<number> {
   return best;
 }
 
-/**
- * Commit-to-delivery latencies (ms) of a live subscriber while writes arrive at RATE per second.
- * Each write ends its task, as each request does on a server, so its delivery (a microtask) runs
- * right after it. (Writes made back to back in one synchronous task are delivered when the task
- * ends: a record then also waits for the writes after it, which measures the caller's batch and
- * the machine's load rather than the stream.)
- */
+/** Commit-to-delivery latencies (ms) of a live subscriber while writes arrive at RATE per second. */
 async function latencies(): Promise<number[]> {
   const { engine, changeLog } = engineWith('Paced', true);
   const total = WARMUP + RATE * LATENCY_SECONDS;
-  const inputs = putInputs('Paced', total);
+  const inputs = customerPuts('Paced', total, KEYS);
   const committedAt = new Float64Array(total);
   const latency: number[] = [];
   const subscription = changes$(changeLog, 'Paced').subscribe((record) => {
@@ -95,26 +68,12 @@ async function latencies(): Promise<number[]> {
     const index = ordinalOf(record.dynamodb!.SequenceNumber!) - 1;
     latency.push(performance.now() - committedAt[index]!);
   });
-  const start = performance.now();
-  let written = 0;
   // The first WARMUP writes warm the JIT and are left out of the figures.
-  while (written < total) {
-    const due = Math.min(total, Math.floor(((performance.now() - start) * RATE) / 1000));
-    while (written < due) {
-      engine.executeRaw('PutItem', inputs[written]);
-      committedAt[written] = performance.now();
-      written++;
-      await undefined;
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  while (latency.length < total) await new Promise((resolve) => setImmediate(resolve));
+  await putPaced(engine, inputs, RATE, committedAt);
+  while (latency.length < total) await nextTurn();
   subscription.unsubscribe();
   return latency.slice(WARMUP).sort((a, b) => a - b);
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 export async function run(): Promise<Row[]> {
   // Latency first, on a small heap: the throughput rounds leave large heaps behind.
@@ -123,7 +82,6 @@ export async function run(): Promise<Row[]> {
   const off = await bestOf('off');
   const on = await bestOf('on');
   const subscribed = await bestOf('subscribed');
-  const ms = (value: number) => `${(value * 1000).toFixed(0)} µs`;
   const rows: Row[] = [
     { name: 'PutItem, no stream', value: formatRate(off) },
     {
@@ -141,7 +99,7 @@ export async function run(): Promise<Row[]> {
     },
     {
       name: `changes$ latency at ${RATE.toLocaleString('en-US')} writes/s`,
-      value: `p50 ${ms(percentile(sorted, 0.5))}, p99 ${ms(percentile(sorted, 0.99))}, max ${ms(sorted.at(-1)!)}`,
+      value: `p50 ${formatMicros(percentile(sorted, 0.5))}, p99 ${formatMicros(percentile(sorted, 0.99))}, max ${formatMicros(sorted.at(-1)!)}`,
       target: 'p99 ≤ 1 ms',
     },
   ];

@@ -8,7 +8,7 @@ import {
   validateDeleteItem,
 } from '../validations/deleteItem.js';
 import { extractKey } from '../validations/keys.js';
-import { checkCondition, itemCollectionMetrics, withOptional, writeCapacity } from './shared/writeSupport.js';
+import { checkConditionOnStored, singleWriteOutput } from './shared/writeSupport.js';
 
 /**
  * DeleteItem: deleting a missing item succeeds and changes nothing (spec §4.2.1).
@@ -21,14 +21,7 @@ export function planDelete(
 ): ItemWrite {
   const key = extractKey(input.Key, table.key);
   const previous = table.items.get(key.hashKey, key.rangeKey);
-  if (prepared.condition) {
-    checkCondition(
-      prepared.condition,
-      previous,
-      previous?.decode(),
-      input.ReturnValuesOnConditionCheckFailure,
-    );
-  }
+  checkConditionOnStored(prepared.condition, previous, input.ReturnValuesOnConditionCheckFailure);
   return { key, previous, next: undefined };
 }
 
@@ -41,18 +34,7 @@ export const deleteItem = defineOperation({
     const table = context.engine.dataPlaneTable(context.region, input.TableName);
     const write = planDelete(table, input, prepared);
     context.engine.commit(context.region, table, [write]);
-    const output: Record<string, unknown> = {};
-    if (input.ReturnValues === 'ALL_OLD') withOptional(output, 'Attributes', write.previous);
-    withOptional(
-      output,
-      'ConsumedCapacity',
-      writeCapacity(input.ReturnConsumedCapacity, context.engine, table, write.previous, undefined),
-    );
-    withOptional(
-      output,
-      'ItemCollectionMetrics',
-      itemCollectionMetrics(input.ReturnItemCollectionMetrics, table, write.key.hashKey, write.key.keys),
-    );
-    return output;
+    const attributes = input.ReturnValues === 'ALL_OLD' ? write.previous : undefined;
+    return singleWriteOutput(context.engine, table, write, input, attributes);
   },
 });

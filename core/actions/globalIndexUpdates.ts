@@ -3,6 +3,7 @@ import type { AttributeDefinition, SecondaryIndex, Table, ThroughputState } from
 import {
   checkDuplicateDefinitions,
   checkGlobalIndexKeySchema,
+  checkNoOnDemandOnProvisioned,
   checkOnDemandThroughput,
   checkProjection,
   checkThroughputBounds,
@@ -11,7 +12,6 @@ import {
   MAX_CAPACITY_UNITS,
   MAX_GLOBAL_INDEXES,
   MAX_PROJECTED_ATTRIBUTES,
-  type OnDemandThroughputInput,
   projectedAttributeCount,
   TableMessages,
   type ThroughputInput,
@@ -74,13 +74,6 @@ export function sameThroughput(current: ThroughputState, requested: ThroughputIn
 
 function present(value: object | undefined): boolean {
   return value !== undefined && Object.keys(value).length > 0;
-}
-
-function checkNoOnDemandOnProvisioned(value: OnDemandThroughputInput | undefined, index: string): void {
-  if (value?.MaxReadRequestUnits !== undefined)
-    throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxReadRequestUnits', index));
-  if (value?.MaxWriteRequestUnits !== undefined)
-    throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxWriteRequestUnits', index));
 }
 
 /** Where an attribute keys the table or an index, as the redefinition message names it. */

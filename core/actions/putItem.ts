@@ -9,7 +9,7 @@ import {
   putItemShape,
   validatePutItem,
 } from '../validations/putItem.js';
-import { checkCondition, itemCollectionMetrics, withOptional, writeCapacity } from './shared/writeSupport.js';
+import { checkConditionOnStored, singleWriteOutput } from './shared/writeSupport.js';
 
 /**
  * PutItem: creates or replaces a whole item (spec §4.2.1).
@@ -29,14 +29,7 @@ export function planPut(
   const key = extractItemKey(input.Item, table.key);
   checkIndexKeys(input.Item, table);
   const previous = table.items.get(key.hashKey, key.rangeKey);
-  if (prepared.condition) {
-    checkCondition(
-      prepared.condition,
-      previous,
-      previous?.decode(),
-      input.ReturnValuesOnConditionCheckFailure,
-    );
-  }
+  checkConditionOnStored(prepared.condition, previous, input.ReturnValuesOnConditionCheckFailure);
   return {
     table,
     write: { key, previous, next: StoredItem.fromItem(input.Item, prepared.size), nextItem: input.Item },
@@ -52,18 +45,7 @@ export const putItem = defineOperation({
     const table = context.engine.dataPlaneTable(context.region, input.TableName);
     const { write } = planPut(table, input, prepared);
     context.engine.commit(context.region, table, [write]);
-    const output: Record<string, unknown> = {};
-    if (input.ReturnValues === 'ALL_OLD') withOptional(output, 'Attributes', write.previous);
-    withOptional(
-      output,
-      'ConsumedCapacity',
-      writeCapacity(input.ReturnConsumedCapacity, context.engine, table, write.previous, write.next),
-    );
-    withOptional(
-      output,
-      'ItemCollectionMetrics',
-      itemCollectionMetrics(input.ReturnItemCollectionMetrics, table, write.key.hashKey, write.key.keys),
-    );
-    return output;
+    const attributes = input.ReturnValues === 'ALL_OLD' ? write.previous : undefined;
+    return singleWriteOutput(context.engine, table, write, input, attributes);
   },
 });

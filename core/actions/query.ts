@@ -10,15 +10,14 @@ import { type QueryInput, queryShape, validateQuery } from '../validations/query
 import type { PreparedReadRequest } from '../validations/readRequest.js';
 import { inRange, type KeyRange, planKeyRange, satisfiesRange } from './shared/keyConditions.js';
 import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
-import { pageCapacity, pageOutput, readPage } from './shared/readPage.js';
+import { answerPage, type PageEntry } from './shared/readPage.js';
 import {
-  checkProjectionSupport,
+  checkReadProjection,
   checkStartKeyShape,
+  pageEntry,
   type ReadTarget,
   resolveReadTarget,
-  tableItemOf,
 } from './shared/readTarget.js';
-import { withOptional } from './shared/writeSupport.js';
 
 /**
  * Query: one partition of the table or of an index, in sort-key order (or reversed),
@@ -42,33 +41,15 @@ export const query = defineOperation({
     const range = planKeyRange(keyConditions, target.key);
     const after = input.ExclusiveStartKey ? startPosition(target, input.ExclusiveStartKey, range) : undefined;
     checkFilterAttributes(prepared, target);
-    if (prepared.projection) checkKeyPathsAreScalar(prepared.projection.paths, table);
-    const select = prepared.select ?? (input.IndexName ? 'ALL_PROJECTED_ATTRIBUTES' : 'ALL_ATTRIBUTES');
-    const { fetchFromTable } = checkProjectionSupport(
-      target,
-      prepared.select,
-      prepared.projection?.paths.map((path) => path[0]),
-    );
+    const { fetchFromTable } = checkReadProjection(target, prepared);
 
     const partition = target.store.partition(range.hashKey);
     const forward = input.ScanIndexForward !== false;
-    const countOnly = select === 'COUNT';
-    const page = readPage(partitionEntries(target, partition, range, forward, after, fetchFromTable), {
-      limit: input.Limit,
-      filter: prepared.filter,
-      projection: prepared.projection,
-      countOnly,
-    });
-    return withOptional(
-      pageOutput(page, countOnly),
-      'ConsumedCapacity',
-      pageCapacity(
-        input.ReturnConsumedCapacity,
-        table.name,
-        page.bytesRead,
-        input.ConsistentRead === true,
-        target.index ? { name: target.index.name, kind: target.index.kind } : undefined,
-      ),
+    return answerPage(
+      target,
+      input,
+      prepared,
+      partitionEntries(target, partition, range, forward, after, fetchFromTable),
     );
   },
 });
@@ -131,12 +112,10 @@ function* partitionEntries(
   forward: boolean,
   after: string | undefined,
   fetchFromTable: boolean,
-): Generator<{ item: StoredItem; key: () => AttributeMap }> {
+): Generator<PageEntry> {
   if (partition === undefined) return;
-  const entry = (rangeKey: string, stored: StoredItem) => ({
-    item: fetchFromTable ? tableItemOf(target, stored) : stored,
-    key: () => target.lastKeyOf(partition.hashKey, rangeKey, stored),
-  });
+  const entry = (rangeKey: string, stored: StoredItem) =>
+    pageEntry(target, partition.hashKey, rangeKey, stored, fetchFromTable);
   if (!partition.items) {
     if (partition.single && after === undefined) yield entry('', partition.single);
     return;

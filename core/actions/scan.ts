@@ -1,21 +1,18 @@
 import { ValidationException } from '../errors/index.js';
-import type { AttributeMap } from '../model/attributeValue.js';
 import { segmentBounds, segmentOf } from '../model/keyCodec.js';
 import { defineOperation } from '../operation.js';
 import type { ScanPosition } from '../store/itemStore.js';
-import type { StoredItem } from '../store/storedItem.js';
 import type { PreparedReadRequest } from '../validations/readRequest.js';
 import { type ScanInput, scanShape, validateScan } from '../validations/scan.js';
 import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
-import { pageCapacity, pageOutput, readPage } from './shared/readPage.js';
+import { answerPage, type PageEntry } from './shared/readPage.js';
 import {
-  checkProjectionSupport,
+  checkReadProjection,
   checkStartKeyShape,
+  pageEntry,
   type ReadTarget,
   resolveReadTarget,
-  tableItemOf,
 } from './shared/readTarget.js';
-import { withOptional } from './shared/writeSupport.js';
 
 /**
  * Scan: the whole table or index (or one segment of it) in the service's hash order, one page at
@@ -40,7 +37,6 @@ export const scan = defineOperation({
     }
     let fromScanKey: string | undefined;
     let endScanKey: string | undefined;
-    const countOnly = (prepared.select ?? '') === 'COUNT';
     if (input.TotalSegments !== undefined && input.Segment !== undefined) {
       if (after && segmentOf(after.scanKey, input.TotalSegments) !== input.Segment) {
         throw new ValidationException(
@@ -54,29 +50,13 @@ export const scan = defineOperation({
       if (first >= end) endScanKey = fromScanKey;
     }
     if (prepared.filter) checkKeyPathsAreScalar(prepared.filter.paths, table);
-    if (prepared.projection) checkKeyPathsAreScalar(prepared.projection.paths, table);
-    const { fetchFromTable } = checkProjectionSupport(
-      target,
-      prepared.select,
-      prepared.projection?.paths.map((path) => path[0]),
-    );
+    const { fetchFromTable } = checkReadProjection(target, prepared);
 
-    const page = readPage(scanEntries(target, { after, fromScanKey, endScanKey }, fetchFromTable), {
-      limit: input.Limit,
-      filter: prepared.filter,
-      projection: prepared.projection,
-      countOnly,
-    });
-    return withOptional(
-      pageOutput(page, countOnly),
-      'ConsumedCapacity',
-      pageCapacity(
-        input.ReturnConsumedCapacity,
-        table.name,
-        page.bytesRead,
-        input.ConsistentRead === true,
-        target.index ? { name: target.index.name, kind: target.index.kind } : undefined,
-      ),
+    return answerPage(
+      target,
+      input,
+      prepared,
+      scanEntries(target, { after, fromScanKey, endScanKey }, fetchFromTable),
     );
   },
 });
@@ -85,11 +65,8 @@ function* scanEntries(
   target: ReadTarget,
   options: { after?: ScanPosition; fromScanKey?: string; endScanKey?: string },
   fetchFromTable: boolean,
-): Generator<{ item: StoredItem; key: () => AttributeMap }> {
+): Generator<PageEntry> {
   for (const entry of target.store.scan(options)) {
-    yield {
-      item: fetchFromTable ? tableItemOf(target, entry.item) : entry.item,
-      key: () => target.lastKeyOf(entry.partition.hashKey, entry.rangeKey, entry.item),
-    };
+    yield pageEntry(target, entry.partition.hashKey, entry.rangeKey, entry.item, fetchFromTable);
   }
 }

@@ -14,7 +14,7 @@ import {
   validateUpdateItem,
 } from '../validations/updateItem.js';
 import { checkUpdateTargets } from './shared/keyPaths.js';
-import { checkCondition, itemCollectionMetrics, withOptional, writeCapacity } from './shared/writeSupport.js';
+import { checkCondition, singleWriteOutput } from './shared/writeSupport.js';
 
 /**
  * UpdateItem: upserts (spec §4.2.2). The update runs on a copy; all checks (key attributes,
@@ -108,6 +108,23 @@ function nonEmpty(map: AttributeMap | undefined): AttributeMap | undefined {
   return map !== undefined && Object.keys(map).length > 0 ? map : undefined;
 }
 
+/** The `Attributes` ReturnValues asks for (spec §4.2.4). */
+function returnedAttributes(input: UpdateItemInput, planned: PlannedUpdate): unknown {
+  const { write, result } = planned;
+  switch (input.ReturnValues) {
+    case 'ALL_OLD':
+      return write.previous;
+    case 'ALL_NEW':
+      return write.next;
+    case 'UPDATED_OLD':
+      return nonEmpty(result?.updatedOld);
+    case 'UPDATED_NEW':
+      return nonEmpty(result?.updatedNew);
+    default:
+      return undefined;
+  }
+}
+
 export const updateItem = defineOperation({
   name: 'UpdateItem',
   shape: updateItemShape,
@@ -118,31 +135,6 @@ export const updateItem = defineOperation({
     const planned = planUpdate(table, input, prepared);
     const { write } = planned;
     context.engine.commit(context.region, table, [write]);
-    const output: Record<string, unknown> = {};
-    switch (input.ReturnValues) {
-      case 'ALL_OLD':
-        withOptional(output, 'Attributes', write.previous);
-        break;
-      case 'ALL_NEW':
-        withOptional(output, 'Attributes', write.next);
-        break;
-      case 'UPDATED_OLD':
-        withOptional(output, 'Attributes', nonEmpty(planned.result?.updatedOld));
-        break;
-      case 'UPDATED_NEW':
-        withOptional(output, 'Attributes', nonEmpty(planned.result?.updatedNew));
-        break;
-    }
-    withOptional(
-      output,
-      'ConsumedCapacity',
-      writeCapacity(input.ReturnConsumedCapacity, context.engine, table, write.previous, write.next),
-    );
-    withOptional(
-      output,
-      'ItemCollectionMetrics',
-      itemCollectionMetrics(input.ReturnItemCollectionMetrics, table, write.key.hashKey, write.key.keys),
-    );
-    return output;
+    return singleWriteOutput(context.engine, table, write, input, returnedAttributes(input, planned));
   },
 });

@@ -7,7 +7,7 @@ import {
 import { defineOperation } from '../operation.js';
 import type { Region } from '../store/region.js';
 import type { StreamViewType, Table } from '../store/table.js';
-import { INVALID, TableMessages } from '../validations/tableSchema.js';
+import { checkNoOnDemandOnProvisioned, INVALID, TableMessages } from '../validations/tableSchema.js';
 import {
   createsOrDeletesIndex,
   type UpdateTableInput,
@@ -110,10 +110,7 @@ export const updateTable = defineOperation<UpdateTableInput, Record<string, unkn
     const onDemand = (input.BillingMode ?? table.billingMode) === 'PAY_PER_REQUEST';
     if (onDemand && input.ProvisionedThroughput !== undefined)
       throw new ValidationException(TableMessages.noUnitsOnDemand);
-    if (!onDemand && input.OnDemandThroughput?.MaxReadRequestUnits !== undefined)
-      throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxReadRequestUnits'));
-    if (!onDemand && input.OnDemandThroughput?.MaxWriteRequestUnits !== undefined)
-      throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxWriteRequestUnits'));
+    if (!onDemand) checkNoOnDemandOnProvisioned(input.OnDemandThroughput);
     checkStream(table, input);
     checkEncryption(table, input, request.region, request.accountId);
     const plan = planGlobalIndexUpdates(table, input, onDemand, billing);

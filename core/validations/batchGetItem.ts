@@ -9,7 +9,7 @@ import {
   returnConsumedCapacity,
   tableName,
 } from './common.js';
-import type { Deserialized } from './deserialize.js';
+import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import { prepareProjection } from './getItem.js';
 import type { Shape, StringShape } from './shape.js';
 
@@ -69,8 +69,7 @@ function rawKeyText(key: unknown): string {
 
 /** Stateless checks of BatchGetItem: key limit and duplicates come before table existence (spec §8.5). */
 export function validateBatchGetItem(input: BatchGetItemInput, deserialized: Deserialized): PreparedBatchGet {
-  const problem = deserialized.attributeProblems.get('RequestItems');
-  if (problem) throw new ValidationException(problem.message);
+  throwAttributeProblem(deserialized, 'RequestItems');
   let total = 0;
   for (const request of Object.values(input.RequestItems)) total += request.Keys.length;
   if (total > MAX_BATCH_GET_KEYS)

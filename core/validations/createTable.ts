@@ -20,6 +20,7 @@ import {
   checkDuplicateDefinitions,
   checkGlobalIndexKeySchema,
   checkLocalIndexKeySchema,
+  checkNoOnDemandOnProvisioned,
   checkOnDemandThroughput,
   checkProjection,
   checkSseSpecification,
@@ -117,11 +118,7 @@ function checkBilling(input: CreateTableInput): void {
     if (input.ProvisionedThroughput === undefined)
       throw new ValidationException(TableMessages.bothUnitsRequired);
     checkThroughputBounds(input.ProvisionedThroughput);
-    const onDemand = input.OnDemandThroughput;
-    if (onDemand?.MaxReadRequestUnits !== undefined)
-      throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxReadRequestUnits'));
-    if (onDemand?.MaxWriteRequestUnits !== undefined)
-      throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxWriteRequestUnits'));
+    checkNoOnDemandOnProvisioned(input.OnDemandThroughput);
   }
   checkOnDemandThroughput(input.OnDemandThroughput);
 }

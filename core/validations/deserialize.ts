@@ -1,4 +1,4 @@
-import { SerializationException } from '../errors/index.js';
+import { SerializationException, ValidationException } from '../errors/index.js';
 import {
   expectBlob,
   expectBoolean,
@@ -35,6 +35,12 @@ export interface AttributeProblem {
   message: string;
   /** For attribute maps: the key whose value held the problem. */
   key: string | undefined;
+}
+
+/** Throws the first AttributeValue problem recorded for a member, if any. */
+export function throwAttributeProblem(deserialized: Deserialized, member: string): void {
+  const problem = deserialized.attributeProblems.get(member);
+  if (problem !== undefined) throw new ValidationException(problem.message);
 }
 
 export function deserialize(raw: Record<string, unknown>, members: Record<string, Shape>): Deserialized {

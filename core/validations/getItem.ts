@@ -14,8 +14,7 @@ import {
   returnConsumedCapacity,
   tableName,
 } from './common.js';
-import type { Deserialized } from './deserialize.js';
-import { throwAttributeProblem } from './putItem.js';
+import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
 
 /** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html */

@@ -6,15 +6,11 @@ import {
   attributesToGet,
   conditionalOperator,
   conditionMap,
-  expressionAttributeNames,
-  expressionAttributeValues,
   expressionString,
-  indexName,
   returnConsumedCapacity,
   select,
-  tableName,
 } from './common.js';
-import type { Deserialized } from './deserialize.js';
+import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import {
   checkSelect,
   checkStartKeyValues,
@@ -23,6 +19,7 @@ import {
   type ReadRequestInput,
 } from './readRequest.js';
 import type { Shape } from './shape.js';
+import { expressionAttributeMembers, readTargetMembers } from './sharedMembers.js';
 
 /** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html */
 export interface QueryInput extends ReadRequestInput {
@@ -33,8 +30,7 @@ export interface QueryInput extends ReadRequestInput {
 }
 
 export const queryShape: Record<string, Shape> = {
-  TableName: tableName,
-  IndexName: indexName,
+  ...readTargetMembers,
   Select: select,
   AttributesToGet: attributesToGet,
   Limit: { kind: 'integer', min: 1 },
@@ -48,15 +44,13 @@ export const queryShape: Record<string, Shape> = {
   ProjectionExpression: expressionString,
   FilterExpression: expressionString,
   KeyConditionExpression: expressionString,
-  ExpressionAttributeNames: expressionAttributeNames,
-  ExpressionAttributeValues: expressionAttributeValues,
+  ...expressionAttributeMembers,
 };
 
 /** Stateless checks of Query in the service's order (spec §8.3). */
 export function validateQuery(input: QueryInput, deserialized: Deserialized): PreparedReadRequest {
   checkExpressionParameters('Query', input as unknown as Record<string, unknown>);
-  const queryFilterProblem = deserialized.attributeProblems.get('QueryFilter');
-  if (queryFilterProblem) throw new ValidationException(queryFilterProblem.message);
+  throwAttributeProblem(deserialized, 'QueryFilter');
   checkSelect(input, '1 validation error detected: ');
   checkStartKeyValues(deserialized);
   if (input.KeyConditions === undefined && input.KeyConditionExpression === undefined) {
@@ -64,8 +58,7 @@ export function validateQuery(input: QueryInput, deserialized: Deserialized): Pr
       'Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.',
     );
   }
-  const keyConditionsProblem = deserialized.attributeProblems.get('KeyConditions');
-  if (keyConditionsProblem) throw new ValidationException(keyConditionsProblem.message);
+  throwAttributeProblem(deserialized, 'KeyConditions');
   // Legacy KeyConditions: stateless checks now; turned into parts after the table lookup, where
   // their non-indexable operators are refused (spec §6.1.3, §8.3).
   if (input.KeyConditions) checkKeyConditions(input.KeyConditions);

@@ -6,15 +6,11 @@ import {
   attributesToGet,
   conditionalOperator,
   conditionMap,
-  expressionAttributeNames,
-  expressionAttributeValues,
   expressionString,
-  indexName,
   returnConsumedCapacity,
   select,
-  tableName,
 } from './common.js';
-import type { Deserialized } from './deserialize.js';
+import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import {
   checkSelect,
   checkStartKeyValues,
@@ -23,6 +19,7 @@ import {
   type ReadRequestInput,
 } from './readRequest.js';
 import type { Shape } from './shape.js';
+import { expressionAttributeMembers, readTargetMembers } from './sharedMembers.js';
 
 /** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Scan.html */
 export interface ScanInput extends ReadRequestInput {
@@ -32,8 +29,7 @@ export interface ScanInput extends ReadRequestInput {
 }
 
 export const scanShape: Record<string, Shape> = {
-  TableName: tableName,
-  IndexName: indexName,
+  ...readTargetMembers,
   AttributesToGet: attributesToGet,
   Limit: { kind: 'integer', min: 1 },
   Select: select,
@@ -46,8 +42,7 @@ export const scanShape: Record<string, Shape> = {
   Segment: { kind: 'integer', min: 0, max: 999_999 },
   ProjectionExpression: expressionString,
   FilterExpression: expressionString,
-  ExpressionAttributeNames: expressionAttributeNames,
-  ExpressionAttributeValues: expressionAttributeValues,
+  ...expressionAttributeMembers,
   ConsistentRead: { kind: 'boolean' },
 };
 
@@ -55,8 +50,7 @@ export const scanShape: Record<string, Shape> = {
 export function validateScan(input: ScanInput, deserialized: Deserialized): PreparedReadRequest {
   checkExpressionParameters('Scan', input as unknown as Record<string, unknown>);
   checkSelect(input, '');
-  const scanFilterProblem = deserialized.attributeProblems.get('ScanFilter');
-  if (scanFilterProblem) throw new ValidationException(scanFilterProblem.message);
+  throwAttributeProblem(deserialized, 'ScanFilter');
   checkStartKeyValues(deserialized);
   if (input.Segment !== undefined && input.TotalSegments === undefined) {
     throw new ValidationException(

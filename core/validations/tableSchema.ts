@@ -139,6 +139,17 @@ export function checkThroughputBounds(throughput: ThroughputInput | undefined): 
     );
 }
 
+/** A provisioned table or index takes no OnDemandThroughput maximums: read first, then write. */
+export function checkNoOnDemandOnProvisioned(
+  value: OnDemandThroughputInput | undefined,
+  index?: string,
+): void {
+  if (value?.MaxReadRequestUnits !== undefined)
+    throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxReadRequestUnits', index));
+  if (value?.MaxWriteRequestUnits !== undefined)
+    throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxWriteRequestUnits', index));
+}
+
 /** OnDemandThroughput values: -1 (no maximum) or ≥ 1. */
 export function checkOnDemandThroughput(value: OnDemandThroughputInput | undefined, index?: string): void {
   if (value === undefined) return;

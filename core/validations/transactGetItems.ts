@@ -1,4 +1,3 @@
-import { ValidationException } from '../errors/index.js';
 import type { ProjectionPlan } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
 import {
@@ -8,10 +7,10 @@ import {
   returnConsumedCapacity,
   tableName,
 } from './common.js';
-import type { Deserialized } from './deserialize.js';
+import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import { prepareProjection } from './getItem.js';
 import type { Shape } from './shape.js';
-import { MAX_TRANSACTION_ACTIONS } from './transactWriteItems.js';
+import { transactItems } from './sharedMembers.js';
 
 /** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html */
 export interface TransactGet {
@@ -27,29 +26,19 @@ export interface TransactGetItemsInput {
 }
 
 export const transactGetItemsShape: Record<string, Shape> = {
-  TransactItems: {
-    kind: 'list',
-    required: true,
-    minLength: 1,
-    maxLength: MAX_TRANSACTION_ACTIONS,
-    member: {
+  TransactItems: transactItems('TransactGetItem', {
+    Get: {
       kind: 'structure',
-      name: 'TransactGetItem',
+      name: 'Get',
+      required: true,
       members: {
-        Get: {
-          kind: 'structure',
-          name: 'Get',
-          required: true,
-          members: {
-            TableName: tableName,
-            Key: attributeMap(true),
-            ProjectionExpression: expressionString,
-            ExpressionAttributeNames: expressionAttributeNames,
-          },
-        },
+        TableName: tableName,
+        Key: attributeMap(true),
+        ProjectionExpression: expressionString,
+        ExpressionAttributeNames: expressionAttributeNames,
       },
     },
-  },
+  }),
   ReturnConsumedCapacity: returnConsumedCapacity,
 };
 
@@ -61,7 +50,6 @@ export function validateTransactGetItems(
   input: TransactGetItemsInput,
   deserialized: Deserialized,
 ): PreparedTransactGet {
-  const problem = deserialized.attributeProblems.get('TransactItems');
-  if (problem) throw new ValidationException(problem.message);
+  throwAttributeProblem(deserialized, 'TransactItems');
   return { projections: input.TransactItems.map(({ Get }) => prepareProjection(Get)) };
 }

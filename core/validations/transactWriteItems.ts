@@ -3,17 +3,16 @@ import type { ConditionExpression, UpdatePlan } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
 import {
   attributeMap,
-  expressionAttributeNames,
-  expressionAttributeValues,
   expressionString,
   returnConsumedCapacity,
   returnItemCollectionMetrics,
   returnValuesOnConditionCheckFailure,
   tableName,
 } from './common.js';
-import type { Deserialized } from './deserialize.js';
-import { prepareWriteCondition } from './putItem.js';
+import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape, StructureShape } from './shape.js';
+import { expressionAttributeMembers, transactItems } from './sharedMembers.js';
+import { prepareWriteCondition } from './writeRequest.js';
 
 /** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html */
 interface ActionBase {
@@ -45,16 +44,13 @@ export interface TransactWriteItemsInput {
   ClientRequestToken?: string;
 }
 
-/** 100 actions per transaction (25 before September 2022), spec §7.3.1. */
-export const MAX_TRANSACTION_ACTIONS = 100;
 /** The request payload limit (spec §7.3.3): item sizes touched do not count. */
 export const MAX_TRANSACTION_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
 const expressionMembers = {
   TableName: tableName,
   ConditionExpression: expressionString,
-  ExpressionAttributeNames: expressionAttributeNames,
-  ExpressionAttributeValues: expressionAttributeValues,
+  ...expressionAttributeMembers,
   ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
 };
 
@@ -65,28 +61,18 @@ const action = (name: string, members: Record<string, Shape>): StructureShape =>
 });
 
 export const transactWriteItemsShape: Record<string, Shape> = {
-  TransactItems: {
-    kind: 'list',
-    required: true,
-    minLength: 1,
-    maxLength: MAX_TRANSACTION_ACTIONS,
-    member: {
-      kind: 'structure',
-      name: 'TransactWriteItem',
-      members: {
-        ConditionCheck: action('ConditionCheck', {
-          Key: attributeMap(true),
-          ConditionExpression: { kind: 'string', required: true },
-        }),
-        Put: action('Put', { Item: attributeMap(true) }),
-        Delete: action('Delete', { Key: attributeMap(true) }),
-        Update: action('Update', {
-          Key: attributeMap(true),
-          UpdateExpression: { kind: 'string', required: true },
-        }),
-      },
-    },
-  },
+  TransactItems: transactItems('TransactWriteItem', {
+    ConditionCheck: action('ConditionCheck', {
+      Key: attributeMap(true),
+      ConditionExpression: { kind: 'string', required: true },
+    }),
+    Put: action('Put', { Item: attributeMap(true) }),
+    Delete: action('Delete', { Key: attributeMap(true) }),
+    Update: action('Update', {
+      Key: attributeMap(true),
+      UpdateExpression: { kind: 'string', required: true },
+    }),
+  }),
   ReturnConsumedCapacity: returnConsumedCapacity,
   ReturnItemCollectionMetrics: returnItemCollectionMetrics,
   ClientRequestToken: { kind: 'string', minLength: 1, maxLength: 36 },
@@ -133,8 +119,7 @@ export function validateTransactWriteItems(
   if (Buffer.byteLength(JSON.stringify(deserialized.raw)) > MAX_TRANSACTION_PAYLOAD_BYTES) {
     throw new ValidationException('Transaction request size cannot exceed 4 MB.');
   }
-  const problem = deserialized.attributeProblems.get('TransactItems');
-  if (problem) throw new ValidationException(problem.message);
+  throwAttributeProblem(deserialized, 'TransactItems');
   const actions = input.TransactItems.map((item): PreparedAction => {
     const kinds = (['ConditionCheck', 'Put', 'Delete', 'Update'] as const).filter(
       (kind) => item[kind] !== undefined,

@@ -4,57 +4,32 @@ import {
   type UpdatePlan,
   updateFromAttributeUpdates,
 } from '../expressions/index.js';
-import type { AttributeValueUpdate, ExpectedAttributeValue } from '../expressions/legacy/index.js';
+import type { AttributeValueUpdate } from '../expressions/legacy/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
-import {
-  attributeMap,
-  attributeUpdates,
-  conditionalOperator,
-  expected,
-  expressionAttributeNames,
-  expressionAttributeValues,
-  expressionString,
-  returnConsumedCapacity,
-  returnItemCollectionMetrics,
-  returnValues,
-  returnValuesOnConditionCheckFailure,
-  tableName,
-} from './common.js';
-import type { Deserialized } from './deserialize.js';
-import { prepareWriteCondition, throwAttributeProblem } from './putItem.js';
+import { attributeMap, attributeUpdates, expressionString, tableName } from './common.js';
+import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
+import { expressionAttributeMembers, legacyConditionMembers, writeReturnMembers } from './sharedMembers.js';
+import { type ConditionalWriteInput, prepareWriteCondition, type WriteReturnInput } from './writeRequest.js';
 
 /** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html */
-export interface UpdateItemInput {
+export interface UpdateItemInput extends ConditionalWriteInput, WriteReturnInput {
   TableName: string;
   Key: AttributeMap;
   AttributeUpdates?: Record<string, AttributeValueUpdate>;
-  Expected?: Record<string, ExpectedAttributeValue>;
-  ConditionalOperator?: 'AND' | 'OR';
   UpdateExpression?: string;
-  ConditionExpression?: string;
-  ExpressionAttributeNames?: Record<string, string>;
-  ExpressionAttributeValues?: AttributeMap;
   ReturnValues?: 'ALL_NEW' | 'UPDATED_OLD' | 'ALL_OLD' | 'NONE' | 'UPDATED_NEW';
-  ReturnConsumedCapacity?: 'INDEXES' | 'TOTAL' | 'NONE';
-  ReturnItemCollectionMetrics?: 'SIZE' | 'NONE';
-  ReturnValuesOnConditionCheckFailure?: 'ALL_OLD' | 'NONE';
 }
 
 export const updateItemShape: Record<string, Shape> = {
   TableName: tableName,
   Key: attributeMap(true),
   AttributeUpdates: attributeUpdates,
-  Expected: expected,
-  ConditionalOperator: conditionalOperator,
+  ...legacyConditionMembers,
   UpdateExpression: expressionString,
   ConditionExpression: expressionString,
-  ExpressionAttributeNames: expressionAttributeNames,
-  ExpressionAttributeValues: expressionAttributeValues,
-  ReturnValues: returnValues,
-  ReturnConsumedCapacity: returnConsumedCapacity,
-  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
-  ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
+  ...expressionAttributeMembers,
+  ...writeReturnMembers,
 };
 
 export interface PreparedUpdate {

@@ -15,6 +15,7 @@ import {
 import type { Shape } from './shape.js';
 import {
   type AttributeDefinitionInput,
+  checkNoOnDemandOnProvisioned,
   checkOnDemandThroughput,
   checkSseSpecification,
   checkTableClass,
@@ -167,12 +168,7 @@ export function validateUpdateTable(input: UpdateTableInput): void {
     throw new ValidationException(UpdateTableMessages.throughputRequired);
   if (input.BillingMode === 'PAY_PER_REQUEST' && input.ProvisionedThroughput !== undefined)
     throw new ValidationException(TableMessages.noUnitsOnDemand);
-  if (input.BillingMode === 'PROVISIONED') {
-    if (input.OnDemandThroughput?.MaxReadRequestUnits !== undefined)
-      throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxReadRequestUnits'));
-    if (input.OnDemandThroughput?.MaxWriteRequestUnits !== undefined)
-      throw new ValidationException(TableMessages.onDemandOnProvisioned('MaxWriteRequestUnits'));
-  }
+  if (input.BillingMode === 'PROVISIONED') checkNoOnDemandOnProvisioned(input.OnDemandThroughput);
   checkOnDemandThroughput(input.OnDemandThroughput);
 
   // Settings that must travel alone (2026 recordings).

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../core/engine.js';
 import { createHandler } from '../../functions/archiver/handler.js';
 import { fileSink, s3Sink } from '../../infra/archive/archiveSink.js';
 import { createProgram } from '../../infra/cli/program.js';
-import { EddyServer } from '../../infra/host/server.js';
 import { lambdaContext } from '../helpers/events.js';
 import {
   AT,
@@ -11,6 +9,7 @@ import {
   removeTempDirs,
   STREAM_SHARD,
   seq,
+  serveSessionsTable,
   sessionItem,
   startLoopbackS3,
   tempDir,
@@ -88,15 +87,7 @@ describe('eddy archive cat', () => {
 
 describe('eddy archive restore', () => {
   it('writes the archived items back into a table of a running eddy, without the dropped attribute', async () => {
-    const engine = new Engine();
-    engine.execute('CreateTable', {
-      TableName: 'Sessions',
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      BillingMode: 'PAY_PER_REQUEST',
-    });
-    const server = new EddyServer({ engine, port: 0 });
-    const { url } = await server.listen();
+    const { engine, url, close } = await serveSessionsTable();
     try {
       const { out, code, err } = await eddy(
         'archive',
@@ -118,20 +109,12 @@ describe('eddy archive restore', () => {
       expect(items).toHaveLength(5);
       expect(items).toContainEqual(first);
     } finally {
-      await server.close();
+      await close();
     }
   });
 
   it('refuses to drop a key attribute', async () => {
-    const engine = new Engine();
-    engine.execute('CreateTable', {
-      TableName: 'Sessions',
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      BillingMode: 'PAY_PER_REQUEST',
-    });
-    const server = new EddyServer({ engine, port: 0 });
-    const { url } = await server.listen();
+    const { url, close } = await serveSessionsTable();
     try {
       const result = await eddy(
         'archive',
@@ -148,7 +131,7 @@ describe('eddy archive restore', () => {
         err: ['eddy archive: cannot drop key attribute pk of Sessions'],
       });
     } finally {
-      await server.close();
+      await close();
     }
   });
 });

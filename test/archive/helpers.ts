@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import S3rver from 's3rver';
+import { Engine } from '../../core/engine.js';
 import type { Image } from '../../functions/shared/ports.js';
 import type { ObjectStore } from '../../infra/archive/objectStore.js';
 import { listArchive, readArchive } from '../../infra/archive/reader.js';
+import { EddyServer } from '../../infra/host/server.js';
 
 /** Factories and fixtures for the archive tests: TTL-style records, temp dirs, a loopback S3. */
 
@@ -92,6 +94,24 @@ export async function archivedItems(store: ObjectStore, prefix = ''): Promise<Im
   const items: Image[] = [];
   for await (const object of readArchive(store, objects, prefix)) items.push(...object.items);
   return items;
+}
+
+/** A real eddy over HTTP on loopback holding an empty Sessions table (`pk` S), for restores to write into. */
+export async function serveSessionsTable(): Promise<{
+  engine: Engine;
+  url: string;
+  close: () => Promise<void>;
+}> {
+  const engine = new Engine();
+  engine.execute('CreateTable', {
+    TableName: 'Sessions',
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    BillingMode: 'PAY_PER_REQUEST',
+  });
+  const server = new EddyServer({ engine, port: 0 });
+  const { url } = await server.listen();
+  return { engine, url, close: () => server.close() };
 }
 
 /** A real S3-compatible server (s3rver) on loopback, with a bucket; restartable on its port. */

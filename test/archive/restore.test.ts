@@ -2,11 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../core/engine.js';
 import type { Image } from '../../functions/shared/ports.js';
 import { RestoreError, restoreItems } from '../../infra/archive/restore.js';
-import { EddyServer } from '../../infra/host/server.js';
-import { sessionItem } from './helpers.js';
+import { serveSessionsTable, sessionItem } from './helpers.js';
 
 /**
  * Restore against a real eddy over HTTP, behind a loopback proxy that throttles BatchWriteItem the
@@ -20,15 +18,8 @@ afterEach(async () => {
 });
 
 async function eddyBehindProxy(keep: (requestSize: number, call: number) => number) {
-  const engine = new Engine();
-  engine.execute('CreateTable', {
-    TableName: 'Sessions',
-    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-    BillingMode: 'PAY_PER_REQUEST',
-  });
-  const eddy = new EddyServer({ engine, port: 0 });
-  const { url } = await eddy.listen();
+  const eddy = await serveSessionsTable();
+  const { engine, url } = eddy;
   const requestSizes: number[] = [];
   let calls = 0;
   const proxy: Server = createServer(async (request, response) => {

@@ -37,24 +37,5 @@ export function addTable(
   return table;
 }
 
-/** Runs an operation expecting a DynamoDbError; returns its wire body. */
-export function wireError(run: () => unknown): Record<string, unknown> {
-  try {
-    run();
-  } catch (error) {
-    if (error && typeof error === 'object' && 'toWire' in error) {
-      return (error as { toWire(): Record<string, unknown> }).toWire();
-    }
-    throw error;
-  }
-  throw new Error('expected the operation to fail');
-}
-
-export const validation = (message: string) => ({
-  __type: 'com.amazon.coral.validate#ValidationException',
-  message,
-});
-export const serialization = (message: string) => ({
-  __type: 'com.amazon.coral.service#SerializationException',
-  Message: message,
-});
+// test/core/indexes imports these from here; the other suites take them from ./errors.js.
+export { serialization, validation, wireError } from './errors.js';

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eddyServe, listening } from '../helpers/eddyProcess.js';
 import { send } from '../infra/rawHttp.js';
 import { tempDir } from './helpers.js';
-import { eddyServe, listening } from './serveProcess.js';
 
 const dir = tempDir('eddy-cli-data-');
 afterAll(() => dir.remove());

@@ -18,8 +18,8 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type EddyProcess, eddyServe, listening } from '../helpers/eddyProcess.js';
 import { tempDir } from './helpers.js';
-import { eddyServe, listening, type ServeRun } from './serveProcess.js';
 
 /**
  * The crash test (issue #10): `eddy serve --durability always` in a child process, written to
@@ -48,7 +48,7 @@ const clients = (endpoint: string) => ({
 });
 type Clients = ReturnType<typeof clients>;
 
-function start(): ServeRun {
+function start(): EddyProcess {
   return eddyServe(
     [
       '--port',

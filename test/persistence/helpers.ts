@@ -6,6 +6,7 @@ import { Engine } from '../../core/engine.js';
 import { Persistence, type PersistenceOptions } from '../../infra/persistence/persistence.js';
 import { ReplayableClock } from '../../infra/persistence/replayableClock.js';
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
+import { readStreamRecords } from '../helpers/streamRecords.js';
 
 /** Fixtures for persistence: engines on a virtual clock over a temp data directory. */
 
@@ -38,29 +39,6 @@ export async function openHost(
 
 export const s = (value: string) => ({ S: value });
 export const n = (value: number | string) => ({ N: String(value) });
-
-/** Every record of a stream through the Streams API: all shards, to their ends. */
-export function readStream(streams: StreamsService, streamArn: string): Record<string, unknown>[] {
-  const description = streams.execute('DescribeStream', { StreamArn: streamArn }).StreamDescription as {
-    Shards: { ShardId: string }[];
-  };
-  const records: Record<string, unknown>[] = [];
-  for (const shard of description.Shards) {
-    let iterator: string | undefined = streams.execute('GetShardIterator', {
-      StreamArn: streamArn,
-      ShardId: shard.ShardId,
-      ShardIteratorType: 'TRIM_HORIZON',
-    }).ShardIterator as string;
-    for (let page = 0; iterator !== undefined && page < 10_000; page++) {
-      const output = streams.execute('GetRecords', { ShardIterator: iterator });
-      const got = output.Records as Record<string, unknown>[];
-      records.push(...got);
-      iterator = output.NextShardIterator as string | undefined;
-      if (got.length === 0) break;
-    }
-  }
-  return records;
-}
 
 /**
  * Everything a client can observe, for before/after comparisons: each table's description,
@@ -97,7 +75,7 @@ export function observe(host: Pick<Host, 'engine' | 'streams'>): Record<string, 
       StreamArn,
       {
         description: streams.execute('DescribeStream', { StreamArn }).StreamDescription,
-        records: readStream(streams, StreamArn),
+        records: readStreamRecords(streams, StreamArn),
       },
     ]),
   );

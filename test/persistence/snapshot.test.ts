@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../core/engine.js';
 import { Table } from '../../core/store/table.js';
 import { TABLE_FIELDS, tableDefinition } from '../../infra/persistence/tableCodec.js';
-import { type Host, n, openHost, readStream, s, tempDir } from './helpers.js';
+import { readStreamRecords } from '../helpers/streamRecords.js';
+import { type Host, n, openHost, s, tempDir } from './helpers.js';
 
 let dir: { path: string; remove: () => void };
 beforeEach(() => {
@@ -77,7 +78,7 @@ describe('snapshots', () => {
   it('hold exactly the state at their LSN while writes go on, pausing writers for milliseconds', async () => {
     const { host, streamArn } = await populated();
     const atS = contents(host.engine);
-    const recordsAtS = readStream(host.streams, streamArn);
+    const recordsAtS = readStreamRecords(host.streams, streamArn);
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
     const snapshot = host.persistence.snapshot();
@@ -106,7 +107,7 @@ describe('snapshots', () => {
       const restored = await openHost(copy.path, { snapshotOnClose: false });
       expect(restored.persistence.recovery).toMatchObject({ snapshotLsn: result!.lsn, replayed: 0 });
       expect(contents(restored.engine)).toEqual(atS);
-      expect(readStream(restored.streams, streamArn)).toEqual(recordsAtS);
+      expect(readStreamRecords(restored.streams, streamArn)).toEqual(recordsAtS);
       await restored.persistence.close();
     } finally {
       copy.remove();

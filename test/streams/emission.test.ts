@@ -2,7 +2,8 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { changes$ } from '../../streams/changes.js';
-import { createTable, del, fixture, n, put, readAll, type StreamsFixture, s } from './helpers.js';
+import { readStreamRecords } from '../helpers/streamRecords.js';
+import { createTable, del, fixture, n, put, type StreamsFixture, s } from './helpers.js';
 
 /** Spec §1.3: when records are emitted, through the RxJS API and the Streams API. */
 
@@ -29,7 +30,7 @@ describe('when records are emitted (spec §1.3)', () => {
     const { f, arn } = setup();
     put(f.engine, 'Items', { ...key, x: n(2) });
     expect((await records(f)).map(summary)).toEqual([['INSERT', null, { ...key, x: { N: '2' } }]]);
-    expect(readAll(f.streams, arn)).toHaveLength(1);
+    expect(readStreamRecords(f.streams, arn)).toHaveLength(1);
   });
 
   it('writes one MODIFY for a PutItem that replaces an item, attributes absent from the new item absent from NewImage (§1.3.2)', async () => {
@@ -53,7 +54,7 @@ describe('when records are emitted (spec §1.3)', () => {
       ExpressionAttributeValues: { ':x': n('2.0') },
     });
     expect(await records(f)).toHaveLength(1);
-    expect(readAll(f.streams, arn)).toHaveLength(1);
+    expect(readStreamRecords(f.streams, arn)).toHaveLength(1);
   });
 
   it('writes INSERT for an UpdateItem that creates the item, then MODIFY with whole images (§1.3.4)', async () => {
@@ -159,7 +160,7 @@ describe('when records are emitted (spec §1.3)', () => {
     for (let i = 0; i < 200; i++) put(f.engine, 'Items', { pk: s(`k${i % 7}`), sk: s('c'), v: n(i) });
     const got = await records(f);
     expect(new Set(got.map((record) => record.dynamodb!.SequenceNumber)).size).toBe(200);
-    const api = readAll(f.streams, arn);
+    const api = readStreamRecords(f.streams, arn);
     expect(api).toHaveLength(200);
     for (const list of [got, api as DynamoDBRecord[]]) {
       const lastByKey = new Map<string, number>();

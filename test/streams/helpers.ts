@@ -3,7 +3,6 @@ import type { Observable, Subscription } from 'rxjs';
 import { TTL_PRINCIPAL } from '../../core/changeEvent.js';
 import { flushMicrotasks, VirtualClock } from '../../core/clock.js';
 import { Engine, type EngineOptions } from '../../core/engine.js';
-import { DynamoDbError } from '../../core/errors/index.js';
 import type { AttributeMap } from '../../core/model/attributeValue.js';
 import type { StreamViewType } from '../../core/store/table.js';
 import { extractKey } from '../../core/validations/keys.js';
@@ -72,22 +71,6 @@ export const del = (engine: Engine, table: string, key: Record<string, unknown>)
 export const s = (value: string) => ({ S: value });
 export const n = (value: number | string) => ({ N: String(value) });
 
-/** The wire body of the DynamoDbError `run` throws. */
-export function wireError(run: () => unknown): Record<string, unknown> {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DynamoDbError) return error.toWire();
-    throw error;
-  }
-  throw new Error('expected a DynamoDbError');
-}
-
-export const VALIDATION = 'com.amazon.coral.validate#ValidationException';
-export const NOT_FOUND = 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException';
-export const TRIMMED = 'com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException';
-export const EXPIRED = 'com.amazonaws.dynamodb.v20120810#ExpiredIteratorException';
-
 /** Lets asynchronous deliveries run until `done()` holds (at most `turns` macrotask turns). */
 export async function settle(done: () => boolean = () => false, turns = 50): Promise<void> {
   for (let turn = 0; turn < turns && !done(); turn++) await flushMicrotasks();
@@ -111,29 +94,6 @@ export function collect<T = DynamoDBRecord>(source: Observable<T>) {
     },
   });
   return { values, state };
-}
-
-/** Every record of a stream through the Streams API: all shards, parents first, to their ends. */
-export function readAll(streams: StreamsService, streamArn: string): Record<string, unknown>[] {
-  const description = streams.execute('DescribeStream', { StreamArn: streamArn }).StreamDescription as {
-    Shards: { ShardId: string }[];
-  };
-  const records: Record<string, unknown>[] = [];
-  for (const shard of description.Shards) {
-    let iterator: string | undefined = streams.execute('GetShardIterator', {
-      StreamArn: streamArn,
-      ShardId: shard.ShardId,
-      ShardIteratorType: 'TRIM_HORIZON',
-    }).ShardIterator as string;
-    for (let page = 0; iterator !== undefined && page < 1000; page++) {
-      const output = streams.execute('GetRecords', { ShardIterator: iterator });
-      const got = output.Records as Record<string, unknown>[];
-      records.push(...got);
-      iterator = output.NextShardIterator as string | undefined;
-      if (got.length === 0) break;
-    }
-  }
-  return records;
 }
 
 /** CreateTable with any key schema (attribute name → type, first is the hash key). */

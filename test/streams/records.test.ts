@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamViewType } from '../../core/store/table.js';
 import { changes$ } from '../../streams/changes.js';
 import { compareSequenceNumbers } from '../../streams/sequenceNumber.js';
+import { readStreamRecords } from '../helpers/streamRecords.js';
 import {
   createKeyedTable,
   createTable,
@@ -11,7 +12,6 @@ import {
   fixture,
   n,
   put,
-  readAll,
   START,
   type StreamsFixture,
   s,
@@ -25,7 +25,7 @@ async function bothWays(f: StreamsFixture, table: string, arn: string) {
   const rx = await lastValueFrom(
     changes$(f.changeLog, table, { from: 'TRIM_HORIZON', follow: false }).pipe(toArray()),
   );
-  const api = readAll(f.streams, arn).sort((a, b) =>
+  const api = readStreamRecords(f.streams, arn).sort((a, b) =>
     compareSequenceNumbers(
       (a.dynamodb as { SequenceNumber: string }).SequenceNumber,
       (b.dynamodb as { SequenceNumber: string }).SequenceNumber,
@@ -108,7 +108,7 @@ describe('record envelope (spec §1.1)', () => {
     );
     expect(record!.awsRegion).toBe('eu-west-3');
     expect(record!.eventSourceARN).toMatch(/^arn:aws:dynamodb:eu-west-3:/);
-    const [wire] = readAll(f.streams, record!.eventSourceARN!);
+    const [wire] = readStreamRecords(f.streams, record!.eventSourceARN!);
     expect(wire!.awsRegion).toBe('eu-west-3');
     expect(f.streams.execute('ListStreams', {}, { region: 'us-east-1' }).Streams).toEqual([]);
   });

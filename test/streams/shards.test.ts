@@ -1,21 +1,18 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { shardsInReadOrder } from '../../streams/reader.js';
+import { NOT_FOUND, TRIMMED, VALIDATION, wireError } from '../helpers/errors.js';
+import { readStreamRecords } from '../helpers/streamRecords.js';
 import {
   createTable,
   fixture,
   latestStreamArn,
-  NOT_FOUND,
   n,
   put,
-  readAll,
   START,
   type StreamsFixture,
   s,
   setStream,
-  TRIMMED,
-  VALIDATION,
-  wireError,
 } from './helpers.js';
 
 /** Spec §1.4: shards, lineage, rollover and retention on a virtual clock; §1.6 stream lifecycle. */
@@ -122,9 +119,9 @@ describe('shards (spec §1.4)', () => {
     put(f.engine, 'Items', { pk: s('old') });
     await f.clock.advance('20h');
     put(f.engine, 'Items', { pk: s('new') });
-    expect(readAll(f.streams, arn)).toHaveLength(2);
+    expect(readStreamRecords(f.streams, arn)).toHaveLength(2);
     await f.clock.advance('5h');
-    const left = readAll(f.streams, arn).map(
+    const left = readStreamRecords(f.streams, arn).map(
       (record) => (record.dynamodb as { Keys: { pk: { S: string } } }).Keys.pk.S,
     );
     expect(left).toEqual(['new']);
@@ -149,7 +146,7 @@ describe('shards (spec §1.4)', () => {
     ).toHaveLength(4);
     const open = shards.filter((shard) => shard.SequenceNumberRange.EndingSequenceNumber === undefined);
     for (const shard of open) expect(Number(shard.ShardId.slice(8, 28))).toBe(START + 240 * 3_600_000);
-    expect(readAll(f.streams, arn)).toHaveLength(1);
+    expect(readStreamRecords(f.streams, arn)).toHaveLength(1);
   });
 
   it('answers TrimmedDataAccessException for a sequence number older than the trim point, and for an iterator whose record was trimmed before use (§1.5.4)', async () => {
@@ -329,7 +326,9 @@ describe('stream lifecycle (spec §1.4.7, §1.1.8, §1.6)', () => {
     const second = latestStreamArn(f.engine, 'Items');
     expect(second).not.toBe(first);
     const keysOf = (arn: string) =>
-      readAll(f.streams, arn).map((record) => (record.dynamodb as { Keys: { pk: { S: string } } }).Keys.pk.S);
+      readStreamRecords(f.streams, arn).map(
+        (record) => (record.dynamodb as { Keys: { pk: { S: string } } }).Keys.pk.S,
+      );
     expect(keysOf(first)).toEqual(['before']);
     expect(keysOf(second)).toEqual(['after']);
     expect(describeStream(f, second)).toMatchObject({ StreamStatus: 'ENABLED', StreamViewType: 'NEW_IMAGE' });
@@ -357,7 +356,7 @@ describe('stream lifecycle (spec §1.4.7, §1.1.8, §1.6)', () => {
     put(f.engine, 'Items', { pk: s('a') });
     f.engine.execute('DeleteTable', { TableName: 'Items' });
     expect(describeStream(f, arn).StreamStatus).toBe('DISABLED');
-    expect(readAll(f.streams, arn)).toHaveLength(1);
+    expect(readStreamRecords(f.streams, arn)).toHaveLength(1);
     // A new table of the same name gets its own stream.
     await f.clock.advance(1);
     const next = createTable(f.engine, 'Items', 'KEYS_ONLY').LatestStreamArn as string;

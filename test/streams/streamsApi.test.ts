@@ -1,18 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { toWireJson } from '../../core/wire.js';
-import {
-  createTable,
-  EXPIRED,
-  fixture,
-  NOT_FOUND,
-  n,
-  put,
-  type StreamsFixture,
-  s,
-  VALIDATION,
-  wireError,
-} from './helpers.js';
+import { EXPIRED, NOT_FOUND, VALIDATION, wireError } from '../helpers/errors.js';
+import { createTable, fixture, n, put, type StreamsFixture, s } from './helpers.js';
 
 /** Spec §1.5 (GetShardIterator, GetRecords) and ListStreams, through StreamsService. */
 

@@ -2,6 +2,9 @@ import { consumedCapacity, READ_UNIT_BYTES, type ReturnConsumedCapacity } from '
 import type { ConditionExpression, ProjectionPlan } from '../../expressions/index.js';
 import type { AttributeMap, Item } from '../../model/attributeValue.js';
 import type { StoredItem } from '../../store/storedItem.js';
+import type { PreparedReadRequest } from '../../validations/readRequest.js';
+import type { ReadTarget } from './readTarget.js';
+import { withOptional } from './writeSupport.js';
 
 /**
  * One page of a Query or Scan (spec §6.2): `Limit` counts items evaluated before the filter; a
@@ -10,9 +13,15 @@ import type { StoredItem } from '../../store/storedItem.js';
  */
 export const PAGE_BYTES = 1024 * 1024;
 
+/** An entry a page reads: the item and, computed only for the last one, its LastEvaluatedKey. */
+export interface PageEntry {
+  item: StoredItem;
+  key: () => AttributeMap;
+}
+
 export interface PageSource {
   /** Entries in read order, starting after the exclusive start key. */
-  entries: Iterable<{ item: StoredItem; key: () => AttributeMap }>;
+  entries: Iterable<PageEntry>;
 }
 
 export interface PageOptions {
@@ -32,10 +41,7 @@ export interface Page {
   bytesRead: number;
 }
 
-export function readPage(
-  entries: Iterable<{ item: StoredItem; key: () => AttributeMap }>,
-  options: PageOptions,
-): Page {
+export function readPage(entries: Iterable<PageEntry>, options: PageOptions): Page {
   const items: (StoredItem | Item)[] = [];
   let count = 0;
   let scannedCount = 0;
@@ -95,4 +101,36 @@ export function pageOutput(page: Page, countOnly: boolean): Record<string, unkno
   output.ScannedCount = page.scannedCount;
   if (page.lastEvaluatedKey !== undefined) output.LastEvaluatedKey = page.lastEvaluatedKey;
   return output;
+}
+
+/**
+ * Reads a Query or Scan page from `entries` (the target's items in read order, after the start
+ * key) and answers it: Items, Count, ScannedCount, LastEvaluatedKey, and the capacity of what was
+ * read when asked for.
+ */
+export function answerPage(
+  target: ReadTarget,
+  input: { Limit?: number; ConsistentRead?: boolean; ReturnConsumedCapacity?: ReturnConsumedCapacity },
+  prepared: PreparedReadRequest,
+  entries: Iterable<PageEntry>,
+): Record<string, unknown> {
+  const countOnly = prepared.select === 'COUNT';
+  const page = readPage(entries, {
+    limit: input.Limit,
+    filter: prepared.filter,
+    projection: prepared.projection,
+    countOnly,
+  });
+  const { index } = target;
+  return withOptional(
+    pageOutput(page, countOnly),
+    'ConsumedCapacity',
+    pageCapacity(
+      input.ReturnConsumedCapacity,
+      target.table.name,
+      page.bytesRead,
+      input.ConsistentRead === true,
+      index ? { name: index.name, kind: index.kind } : undefined,
+    ),
+  );
 }

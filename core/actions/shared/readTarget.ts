@@ -12,6 +12,9 @@ import { decodeKeyValue, encodeKeyValue, partitionScanKey } from '../../model/ke
 import type { ItemStore } from '../../store/itemStore.js';
 import type { StoredItem } from '../../store/storedItem.js';
 import type { KeyDefinition, KeyShape, SecondaryIndex, Table } from '../../store/table.js';
+import type { PreparedReadRequest } from '../../validations/readRequest.js';
+import { checkKeyPathsAreScalar } from './keyPaths.js';
+import type { PageEntry } from './readPage.js';
 
 /**
  * What a Query or Scan reads: the table, or one of its indexes. Index entries are keyed by index
@@ -181,6 +184,40 @@ export function checkProjectionSupport(
     );
   }
   return { fetchFromTable: true };
+}
+
+/**
+ * The projection checks of a Query or Scan, after its filter's: no path inside a key attribute,
+ * then what the index projects (checkProjectionSupport).
+ */
+export function checkReadProjection(
+  target: ReadTarget,
+  prepared: Pick<PreparedReadRequest, 'projection' | 'select'>,
+): { fetchFromTable: boolean } {
+  const paths = prepared.projection?.paths;
+  if (paths) checkKeyPathsAreScalar(paths, target.table);
+  return checkProjectionSupport(
+    target,
+    prepared.select,
+    paths?.map((path) => path[0]),
+  );
+}
+
+/**
+ * A stored entry as a page reads it: the item to answer (the table's, when an LSI does not project
+ * what was asked for) and, lazily, its LastEvaluatedKey.
+ */
+export function pageEntry(
+  target: ReadTarget,
+  hashKey: string,
+  rangeKey: string,
+  stored: StoredItem,
+  fetchFromTable: boolean,
+): PageEntry {
+  return {
+    item: fetchFromTable ? tableItemOf(target, stored) : stored,
+    key: () => target.lastKeyOf(hashKey, rangeKey, stored),
+  };
 }
 
 /** The table item behind an index entry (for LSI reads of unprojected attributes). */

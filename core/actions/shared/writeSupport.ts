@@ -4,7 +4,7 @@ import {
   type ReturnConsumedCapacity,
   writeUnits,
 } from '../../capacity.js';
-import type { Engine } from '../../engine.js';
+import type { Engine, ItemWrite } from '../../engine.js';
 import { ConditionalCheckFailedException } from '../../errors/index.js';
 import type { ConditionExpression } from '../../expressions/index.js';
 import type { Item } from '../../model/attributeValue.js';
@@ -27,6 +27,15 @@ export function checkCondition(
   throw new ConditionalCheckFailedException(
     returnOnFailure === 'ALL_OLD' && stored ? stored.decode() : undefined,
   );
+}
+
+/** checkCondition for a write that has not decoded the stored item: decodes it only for a condition. */
+export function checkConditionOnStored(
+  condition: ConditionExpression | undefined,
+  stored: StoredItem | undefined,
+  returnOnFailure: string | undefined,
+): void {
+  if (condition !== undefined) checkCondition(condition, stored, stored?.decode(), returnOnFailure);
 }
 
 /**
@@ -73,4 +82,30 @@ export function itemCollectionMetrics(
   const gigabytes = bytes / 1024 ** 3;
   const lower = Math.floor(gigabytes);
   return { ItemCollectionKey: { [hashName]: keys[hashName]! }, SizeEstimateRangeGB: [lower, lower + 1] };
+}
+
+/**
+ * The answer of PutItem, DeleteItem or UpdateItem: the `Attributes` the operation chose to return,
+ * then ConsumedCapacity and ItemCollectionMetrics when the request asked for them.
+ */
+export function singleWriteOutput(
+  engine: Engine,
+  table: Table,
+  write: ItemWrite,
+  input: { ReturnConsumedCapacity?: ReturnConsumedCapacity; ReturnItemCollectionMetrics?: string },
+  attributes: unknown,
+): Record<string, unknown> {
+  const output: Record<string, unknown> = {};
+  withOptional(output, 'Attributes', attributes);
+  withOptional(
+    output,
+    'ConsumedCapacity',
+    writeCapacity(input.ReturnConsumedCapacity, engine, table, write.previous, write.next),
+  );
+  withOptional(
+    output,
+    'ItemCollectionMetrics',
+    itemCollectionMetrics(input.ReturnItemCollectionMetrics, table, write.key.hashKey, write.key.keys),
+  );
+  return output;
 }

@@ -10,7 +10,7 @@ import {
   syncExpiryIndex,
 } from '../../../core/ttl/expiryIndex.js';
 import { extractItemKey } from '../../../core/validations/keys.js';
-import { createTable, disableTtl, enableTtl, get, keysIn, put, START_S, ttlEngine } from './helpers.js';
+import { createTable, disableTtl, enableTtl, get, keysIn, n, put, START_S, s, ttlEngine } from './helpers.js';
 
 /** The (item pk, TTL value) pairs of a table's expiry index, in TTL order. */
 function indexed(engine: Engine, table: string): [string, number][] {
@@ -26,9 +26,6 @@ function expiredNow(engine: Engine, table: string): string[] {
     (key) => splitItemKey(parseExpiryKey(key).itemKey).hashKey,
   );
 }
-
-const n = (value: number | string) => ({ N: String(value) });
-const s = (value: string) => ({ S: value });
 
 describe('expiry index upkeep at commit (streams spec §5.5)', () => {
   it('does not exist on a table without TTL', () => {

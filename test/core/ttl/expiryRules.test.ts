@@ -1,33 +1,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChangeEvent } from '../../../core/changeEvent.js';
-import type { Engine } from '../../../core/engine.js';
-import { startTtlExpirer, type TtlExpirer } from '../../../infra/schedules/index.js';
-import { createTable, enableTtl, keysIn, put, START_MS, START_S, ttlEngine } from './helpers.js';
+import {
+  createTable,
+  enableTtl,
+  keysIn,
+  n,
+  put,
+  recordEvents,
+  START_MS,
+  START_S,
+  s,
+  startExpirer,
+  stopExpirers,
+  ttlEngine,
+} from './helpers.js';
 
 /**
  * The expiry rule end to end (streams spec §5.5–5.7): items written through the API, deleted by
  * the ttl-expirer as the host schedules it, on a virtual clock.
  */
-const n = (value: number | string) => ({ N: String(value) });
-const s = (value: string) => ({ S: value });
-
-let expirers: TtlExpirer[] = [];
-afterEach(() => {
-  for (const expirer of expirers) expirer.stop();
-  expirers = [];
-});
-
-function expirer(engine: Engine, options: Parameters<typeof startTtlExpirer>[1] = {}): TtlExpirer {
-  const started = startTtlExpirer(engine, options);
-  expirers.push(started);
-  return started;
-}
-
-function recordEvents(engine: Engine): ChangeEvent[] {
-  const events: ChangeEvent[] = [];
-  engine.onCommit((event) => events.push(event));
-  return events;
-}
+afterEach(stopExpirers);
 
 describe('ttl-expirer: what expires (streams spec §5.5–5.7)', () => {
   it('deletes on the first run after expiry, never before', async () => {
@@ -35,7 +26,7 @@ describe('ttl-expirer: what expires (streams spec §5.5–5.7)', () => {
     createTable(engine, 'Sessions');
     enableTtl(engine, 'Sessions');
     put(engine, 'Sessions', { pk: s('a'), ttl: n(START_S + 25) });
-    expirer(engine, { rate: '10s' });
+    startExpirer(engine, { rate: '10s' });
     await clock.advance('20s');
     expect(keysIn(engine, 'Sessions')).toEqual(['a']);
     await clock.advance('10s');
@@ -52,7 +43,7 @@ describe('ttl-expirer: what expires (streams spec §5.5–5.7)', () => {
     put(engine, 'Sessions', { pk: s('decimal'), ttl: n(`${START_S - 1}.25`) });
     put(engine, 'Sessions', { pk: s('exponent'), ttl: n('1.7e9') });
     put(engine, 'Sessions', { pk: s('none') });
-    const run = await expirer(engine, { start: false }).runNow();
+    const run = await startExpirer(engine, { start: false }).runNow();
     expect(run).toEqual({ deleted: 3, examined: 3, rescued: 0, more: false });
     expect(keysIn(engine, 'Sessions')).toEqual(['1975', 'millis', 'none']);
   });
@@ -72,7 +63,7 @@ describe('ttl-expirer: what expires (streams spec §5.5–5.7)', () => {
       });
     }
     const events = recordEvents(engine);
-    await expirer(engine, { start: false }).runNow();
+    await startExpirer(engine, { start: false }).runNow();
     expect(events.map((event) => event.keys)).toEqual([
       { user: s('u1'), started: n(3) },
       { user: s('u1'), started: n(1) },
@@ -88,7 +79,7 @@ describe('ttl-expirer: what expires (streams spec §5.5–5.7)', () => {
     enableTtl(engine, 'ByString');
     put(engine, 'ByNumber', { ttl: n(START_S - 5) });
     put(engine, 'ByString', { ttl: s(String(START_S - 5)) });
-    await expirer(engine, { start: false }).runNow();
+    await startExpirer(engine, { start: false }).runNow();
     expect(keysIn(engine, 'ByNumber', 'ttl')).toEqual([]);
     expect(keysIn(engine, 'ByString', 'ttl')).toEqual([String(START_S - 5)]);
   });

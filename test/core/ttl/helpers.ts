@@ -1,8 +1,10 @@
+import type { ChangeEvent } from '../../../core/changeEvent.js';
 import { VirtualClock } from '../../../core/clock.js';
 import { Engine, type EngineOptions } from '../../../core/engine.js';
 import type { Table } from '../../../core/store/table.js';
+import { startTtlExpirer, type TtlExpirer } from '../../../infra/schedules/index.js';
 
-/** TTL test helpers: an engine on a virtual clock and table factories. */
+/** TTL test helpers: an engine on a virtual clock, table factories, and the ttl-expirer as scheduled. */
 
 /** 2026-01-01T00:00:00Z, the virtual clock's default start. */
 export const START_MS = Date.UTC(2026, 0, 1);
@@ -34,6 +36,9 @@ export function createTable(
   });
   return engine.region().tables.get(name)!;
 }
+
+export const n = (value: number | string) => ({ N: String(value) });
+export const s = (value: string) => ({ S: value });
 
 export function enableTtl(engine: Engine, table: string, attributeName = 'ttl') {
   return engine.execute('UpdateTimeToLive', {
@@ -70,4 +75,28 @@ export function keysIn(engine: Engine, table: string, name = 'pk'): string[] {
     { S?: string; N?: string }
   >[];
   return items.map((item) => item[name]!.S ?? item[name]!.N!).sort();
+}
+
+const expirers: TtlExpirer[] = [];
+
+/** Starts the ttl-expirer on `engine` as the host schedules it; `stopExpirers` stops it. */
+export function startExpirer(
+  engine: Engine,
+  options: Parameters<typeof startTtlExpirer>[1] = {},
+): TtlExpirer {
+  const started = startTtlExpirer(engine, options);
+  expirers.push(started);
+  return started;
+}
+
+/** Stops every expirer `startExpirer` started (for afterEach). */
+export function stopExpirers(): void {
+  for (const expirer of expirers.splice(0)) expirer.stop();
+}
+
+/** The change events `engine` commits from now on. */
+export function recordEvents(engine: Engine): ChangeEvent[] {
+  const events: ChangeEvent[] = [];
+  engine.onCommit((event) => events.push(event));
+  return events;
 }

@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DynamoDbError } from '../../../core/errors/index.js';
+import { NOT_FOUND, SERIALIZATION, validation, wireError } from '../../helpers/errors.js';
 import { createTable, describeTtl, disableTtl, enableTtl, put, START_MS, ttlEngine } from './helpers.js';
-
-const VALIDATION = 'com.amazon.coral.validate#ValidationException';
-const SERIALIZATION = 'com.amazon.coral.service#SerializationException';
-const NOT_FOUND = 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException';
-
-function wireError(run: () => unknown): Record<string, unknown> {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DynamoDbError) return error.toWire();
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
-
-const validation = (message: string) => ({ __type: VALIDATION, message });
 
 describe('DescribeTimeToLive (streams spec §5.2)', () => {
   it('answers DISABLED without AttributeName for a table never configured', () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../../core/engine.js';
-import { addTable, validation, wireError } from '../../../helpers/tables.js';
+import { validation, wireError } from '../../../helpers/errors.js';
+import { addTable } from '../../../helpers/tables.js';
 
 /** The seed working-with-items.txt: conditional writes, atomic counters, optimistic locking. */
 let engine: Engine;

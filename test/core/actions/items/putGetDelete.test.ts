@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../../../core/changeEvent.js';
 import { Engine } from '../../../../core/engine.js';
-import { addTable, serialization, validation, wireError } from '../../../helpers/tables.js';
+import { serialization, validation, wireError } from '../../../helpers/errors.js';
+import { addTable } from '../../../helpers/tables.js';
 
 let engine: Engine;
 beforeEach(() => {

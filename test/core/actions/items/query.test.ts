@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../../core/engine.js';
 import { itemSize } from '../../../../core/model/itemSize.js';
-import { addTable, validation, wireError } from '../../../helpers/tables.js';
+import { validation, wireError } from '../../../helpers/errors.js';
+import { addTable } from '../../../helpers/tables.js';
 
 let engine: Engine;
 beforeEach(() => {

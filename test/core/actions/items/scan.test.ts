@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../../core/engine.js';
-import { addTable, validation, wireError } from '../../../helpers/tables.js';
+import { validation, wireError } from '../../../helpers/errors.js';
+import { RECORDED_N_SCAN_ORDER, RECORDED_S_SCAN_ORDER } from '../../../helpers/scanOrder.js';
+import { addTable } from '../../../helpers/tables.js';
 
 let engine: Engine;
 beforeEach(() => {
@@ -34,31 +36,15 @@ function scanAll(input: Record<string, unknown>): { keys: string[]; pages: numbe
 
 describe('Scan', () => {
   it('visits S partitions in the recorded hash order, whatever the insertion order (spec §6.4.2)', () => {
-    const recorded = ['2', '8', '9', '1', '6', 'hello', '0', '5', '4', 'äáöü', 'aardman', '7', '3', 'zapf'];
-    for (const k of [...recorded].sort())
+    for (const k of [...RECORDED_S_SCAN_ORDER].sort())
       engine.execute('PutItem', { TableName: 'Keys', Item: { k: { S: k } } });
-    expect(scan({ TableName: 'Keys' }).Items!.map((item) => item.k!.S)).toEqual(recorded);
+    expect(scan({ TableName: 'Keys' }).Items!.map((item) => item.k!.S)).toEqual(RECORDED_S_SCAN_ORDER);
   });
 
   it('visits N partitions in the recorded hash order', () => {
-    const recorded = [
-      '7',
-      '999.9',
-      '8',
-      '3',
-      '2',
-      '-999.9',
-      '9',
-      '4',
-      '-0.09',
-      '6',
-      '1',
-      '0',
-      '0.012345',
-      '5',
-    ];
-    for (const k of recorded) engine.execute('PutItem', { TableName: 'NumberKeys', Item: { k: { N: k } } });
-    expect(scan({ TableName: 'NumberKeys' }).Items!.map((item) => item.k!.N)).toEqual(recorded);
+    for (const k of RECORDED_N_SCAN_ORDER)
+      engine.execute('PutItem', { TableName: 'NumberKeys', Item: { k: { N: k } } });
+    expect(scan({ TableName: 'NumberKeys' }).Items!.map((item) => item.k!.N)).toEqual(RECORDED_N_SCAN_ORDER);
   });
 
   it('orders sort keys numerically inside a partition', () => {

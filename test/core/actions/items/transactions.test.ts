@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../../../core/changeEvent.js';
 import { VirtualClock } from '../../../../core/clock.js';
 import { Engine } from '../../../../core/engine.js';
-import { addTable, validation, wireError } from '../../../helpers/tables.js';
+import { validation, wireError } from '../../../helpers/errors.js';
+import { addTable } from '../../../helpers/tables.js';
 
 let engine: Engine;
 let clock: VirtualClock;

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../../core/clock.js';
 import { Engine } from '../../../../core/engine.js';
-import {
-  arnOf,
-  defs,
-  describeOf,
-  IN_USE,
-  instantEngine,
-  keys,
-  NOT_FOUND,
-  rangeTable,
-  slowEngine,
-  wireError,
-} from './helpers.js';
+import { IN_USE, NOT_FOUND, wireError } from '../../../helpers/errors.js';
+import { arnOf, defs, describeOf, instantEngine, keys, rangeTable, slowEngine } from './helpers.js';
 
 const START = Date.UTC(2026, 0, 1);
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NOT_FOUND, SERIALIZATION, wireError } from '../../../helpers/errors.js';
 import {
   defs,
   expectConstraints,
@@ -6,10 +7,7 @@ import {
   hashTable,
   instantEngine,
   keys,
-  NOT_FOUND,
   rangeTable,
-  SERIALIZATION,
-  wireError,
 } from './helpers.js';
 
 const INVALID = 'One or more parameter values were invalid: ';

@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { IN_USE, NOT_FOUND, VALIDATION, wireError } from '../../../helpers/errors.js';
 import {
   arnOf,
   describeOf,
   expectConstraints,
   expectValidation,
   hashTable,
-  IN_USE,
   instantEngine,
-  NOT_FOUND,
   rangeTable,
   slowEngine,
-  VALIDATION,
-  wireError,
 } from './helpers.js';
 
 describe.each(['DescribeTable', 'DeleteTable', 'UpdateTable'])('%s table name (spec §2.5.2)', (operation) => {

@@ -1,30 +1,13 @@
 import { expect } from 'vitest';
 import { VirtualClock } from '../../../../core/clock.js';
 import { Engine } from '../../../../core/engine.js';
-import { DynamoDbError } from '../../../../core/errors/index.js';
+import { VALIDATION, wireError } from '../../../helpers/errors.js';
 
-/** Control-plane test helpers: engines, table factories and the wire form of errors. */
-
-export const VALIDATION = 'com.amazon.coral.validate#ValidationException';
-export const SERIALIZATION = 'com.amazon.coral.service#SerializationException';
-export const NOT_FOUND = 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException';
-export const IN_USE = 'com.amazonaws.dynamodb.v20120810#ResourceInUseException';
-export const LIMIT = 'com.amazonaws.dynamodb.v20120810#LimitExceededException';
+/** Control-plane test helpers: engines, table factories and error assertions. */
 
 export const ACCOUNT = '000000000000';
 export const REGION = 'us-east-1';
 export const arnOf = (table: string) => `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${table}`;
-
-/** The wire body of the error `run` throws (fails if it does not throw a DynamoDbError). */
-export function wireError(run: () => unknown): Record<string, unknown> {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DynamoDbError) return error.toWire();
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** Asserts a ValidationException with exactly `message`. */
 export function expectValidation(engine: Engine, operation: string, input: unknown, message: string): void {

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { NOT_FOUND, wireError } from '../../../helpers/errors.js';
 import {
   arnOf,
   expectConstraints,
   expectValidation,
   hashTable,
   instantEngine,
-  NOT_FOUND,
   slowEngine,
-  wireError,
 } from './helpers.js';
 
 const ARN = arnOf('tagged');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markIndexActive } from '../../../../core/actions/tableLifecycle.js';
+import { LIMIT, NOT_FOUND, wireError } from '../../../helpers/errors.js';
 import {
   arnOf,
   defs,
@@ -8,11 +9,8 @@ import {
   hashTable,
   instantEngine,
   keys,
-  LIMIT,
-  NOT_FOUND,
   rangeTable,
   slowEngine,
-  wireError,
 } from './helpers.js';
 
 const INVALID = 'One or more parameter values were invalid: ';

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { IN_USE, LIMIT, NOT_FOUND, wireError } from '../../../helpers/errors.js';
 import {
   expectConstraints,
   expectValidation,
   hashTable,
-  IN_USE,
   instantEngine,
   keys,
-  LIMIT,
-  NOT_FOUND,
   rangeTable,
   slowEngine,
-  wireError,
 } from './helpers.js';
 
 const INVALID = 'One or more parameter values were invalid: ';

@@ -2,24 +2,29 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** `eddy serve` in a child process, as users run it (tsx's loader, by path). */
+/**
+ * The eddy command line in a child process, as users run it. tsx's loader is named by path, so
+ * the working directory can be a temp dir (no eddy.config.* or node_modules there).
+ */
 const ROOT = join(import.meta.dirname, '..', '..');
 const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const CLI_ENTRY = join(ROOT, 'infra', 'cli', 'main.ts');
 
-export interface ServeRun {
+export interface EddyProcess {
   readonly child: ChildProcess;
+  /** Everything printed so far. */
   stdout: string;
   stderr: string;
   readonly exited: Promise<number | null>;
 }
 
-export function eddyServe(args: string[], cwd: string): ServeRun {
-  const child = spawn(
-    process.execPath,
-    ['--import', TSX_LOADER, join(ROOT, 'infra', 'cli', 'main.ts'), 'serve', ...args],
-    { cwd, env: { ...process.env, NODE_OPTIONS: '' } },
-  );
-  const run: ServeRun = {
+/** Runs `eddy ...args` (or another entry script) in `cwd`, collecting what it prints. */
+export function startEddy(args: readonly string[], cwd: string, entry = CLI_ENTRY): EddyProcess {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, entry, ...args], {
+    cwd,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  const run: EddyProcess = {
     child,
     stdout: '',
     stderr: '',
@@ -34,8 +39,12 @@ export function eddyServe(args: string[], cwd: string): ServeRun {
   return run;
 }
 
-/** Resolves with the URL the first line prints. */
-export async function listening(run: ServeRun, timeoutMs = 20_000): Promise<string> {
+/** `eddy serve ...args` in `cwd`. */
+export const eddyServe = (args: readonly string[], cwd: string): EddyProcess =>
+  startEddy(['serve', ...args], cwd);
+
+/** Resolves with the URL `eddy serve` prints on its first line; fails with the output if it exits first. */
+export async function listening(run: EddyProcess, timeoutMs = 20_000): Promise<string> {
   for (let waited = 0; waited < timeoutMs; waited += 20) {
     const match = /^eddy listening on (http:\/\/\S+)$/m.exec(run.stdout);
     if (match) return match[1]!;

@@ -1,0 +1,57 @@
+import {
+  conditionalOperator,
+  expected,
+  expressionAttributeNames,
+  expressionAttributeValues,
+  indexName,
+  returnConsumedCapacity,
+  returnItemCollectionMetrics,
+  returnValues,
+  returnValuesOnConditionCheckFailure,
+  tableName,
+} from './common.js';
+import type { ListShape, Shape } from './shape.js';
+
+/**
+ * Groups of request members that several operations declare alike; each operation's shape spreads
+ * the groups it takes. A shape's member order is the order its constraint list reports in (spec
+ * §8.1), so a group holds only members that every operation using it lists together, in this order.
+ */
+
+/** What a Query or Scan reads: the table, or one of its indexes. */
+export const readTargetMembers = {
+  TableName: tableName,
+  IndexName: indexName,
+} satisfies Record<string, Shape>;
+
+/** Legacy conditions of a single-item write: Expected entries, combined by ConditionalOperator. */
+export const legacyConditionMembers = {
+  Expected: expected,
+  ConditionalOperator: conditionalOperator,
+} satisfies Record<string, Shape>;
+
+/** The placeholders an operation's expressions use. */
+export const expressionAttributeMembers = {
+  ExpressionAttributeNames: expressionAttributeNames,
+  ExpressionAttributeValues: expressionAttributeValues,
+} satisfies Record<string, Shape>;
+
+/** What PutItem, DeleteItem and UpdateItem can ask back. */
+export const writeReturnMembers = {
+  ReturnValues: returnValues,
+  ReturnConsumedCapacity: returnConsumedCapacity,
+  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
+  ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
+} satisfies Record<string, Shape>;
+
+/** 100 actions per transaction (25 before September 2022), spec §7.3.1. */
+export const MAX_TRANSACTION_ACTIONS = 100;
+
+/** TransactItems of TransactGetItems and TransactWriteItems: 1..100 entries of one structure. */
+export const transactItems = (name: string, members: Record<string, Shape>): ListShape => ({
+  kind: 'list',
+  required: true,
+  minLength: 1,
+  maxLength: MAX_TRANSACTION_ACTIONS,
+  member: { kind: 'structure', name, members },
+});
