@@ -1,6 +1,6 @@
 import type { ScheduledEvent, ScheduledHandler } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ChangeEvent, TTL_PRINCIPAL } from '../../core/changeEvent.js';
+import { TTL_PRINCIPAL } from '../../core/changeEvent.js';
 import type { Engine } from '../../core/engine.js';
 import { EngineExpiredItems } from '../../core/ttl/expiredItemsPort.js';
 import { providePorts } from '../../functions/shared/middlewares/injectPorts.js';
@@ -13,39 +13,29 @@ import {
   lambdaHandler,
 } from '../../functions/ttl-expirer/handler.js';
 import { resolveSettings } from '../../functions/ttl-expirer/settings.js';
+import { scheduledEvent, scheduleFunction } from '../../infra/schedules/index.js';
 import {
-  scheduledEvent,
-  scheduleFunction,
-  startTtlExpirer,
-  type TtlExpirer,
-} from '../../infra/schedules/index.js';
-import { createTable, enableTtl, keysIn, put, START_MS, START_S, ttlEngine } from '../core/ttl/helpers.js';
+  createTable,
+  enableTtl,
+  keysIn,
+  n,
+  put,
+  recordEvents,
+  START_MS,
+  START_S,
+  s,
+  startExpirer,
+  stopExpirers,
+  ttlEngine,
+} from '../core/ttl/helpers.js';
 import { lambdaContext } from '../helpers/events.js';
-
-const n = (value: number | string) => ({ N: String(value) });
-const s = (value: string) => ({ S: value });
 
 // Compile-time: the Lambda handler is a ScheduledHandler, and the engine's port is the function's.
 const typedHandler: ScheduledHandler = lambdaHandler;
 const portOf = (engine: Engine): ExpiredItems => new EngineExpiredItems(engine);
 
-let expirers: TtlExpirer[] = [];
-afterEach(() => {
-  for (const expirer of expirers) expirer.stop();
-  expirers = [];
-});
-
-function expirer(engine: Engine, options: Parameters<typeof startTtlExpirer>[1] = {}): TtlExpirer {
-  const started = startTtlExpirer(engine, options);
-  expirers.push(started);
-  return started;
-}
-
-function recordEvents(engine: Engine): ChangeEvent[] {
-  const events: ChangeEvent[] = [];
-  engine.onCommit((event) => events.push(event));
-  return events;
-}
+afterEach(stopExpirers);
+const expirer = startExpirer;
 
 const tick = (engine: Engine, at = engine.clock.now()) =>
   scheduledEvent({ time: at, ruleName: 'ttl-expirer' }) as ScheduledEvent;

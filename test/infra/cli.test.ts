@@ -1,56 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { listening, startEddy } from '../helpers/eddyProcess.js';
 import { send } from './rawHttp.js';
 
 // The real command line, as users run it: a child process per case (each costs a tsx start).
 const ROOT = join(import.meta.dirname, '..', '..');
-// The working directory is a temp dir (no eddy.config.* there), so name tsx's loader by path.
-const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const directory = mkdtempSync(join(tmpdir(), 'eddy-cli-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-interface Run {
-  readonly child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  readonly exited: Promise<number | null>;
-}
-
-function eddy(args: string[], entry = join(ROOT, 'infra', 'cli', 'main.ts')): Run {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, entry, ...args], {
-    cwd: directory,
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  const run: Run = {
-    child,
-    stdout: '',
-    stderr: '',
-    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
-  };
-  child.stdout!.on('data', (chunk: Buffer) => {
-    run.stdout += chunk.toString();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    run.stderr += chunk.toString();
-  });
-  return run;
-}
-
-/** Resolves with the URL printed on the first line. */
-async function listening(run: Run): Promise<string> {
-  for (let waited = 0; waited < 15_000; waited += 25) {
-    const match = /^eddy listening on (http:\/\/\S+)$/m.exec(run.stdout);
-    if (match) return match[1]!;
-    if (run.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`eddy did not start:\n${run.stdout}\n${run.stderr}`);
-}
+/** `eddy ...args` in the temp directory (no eddy.config.* there). */
+const eddy = (args: string[], entry?: string) => startEddy(args, directory, entry);
 
 describe('eddy serve (CLI)', () => {
   it('prints the endpoint and a command to paste, serves, and exits 0 on SIGTERM', async () => {
