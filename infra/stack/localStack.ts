@@ -18,6 +18,7 @@ import { type BoundAddress, EddyServer, type ServerOptions } from '../host/serve
 import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
 import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
+import { durableFunctions } from './durableFunctions.js';
 import { bindingUuid, MappingCheckpoints } from './mappingCheckpoints.js';
 
 /**
@@ -134,7 +135,9 @@ export class LocalStack {
     );
     const mappings = new MappingManager({
       changeLog: streams.changeLog,
-      functions,
+      // With a data directory, functions see a change only once it is durable.
+      functions:
+        persistence === undefined ? functions : durableFunctions(functions, () => persistence.acknowledge()),
       destinations,
       settler: engine,
       accountId,

@@ -1,9 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type AttributeValue,
-  CreateTableCommand,
   DeleteItemCommand,
+  DescribeTableCommand,
   DynamoDBClient,
   PutItemCommand,
   ScanCommand,
@@ -29,6 +29,11 @@ import { tempDir } from './helpers.js';
  * from TRIM_HORIZON gives the table, and stream records read before a crash (while writes were
  * going on) come back with the same sequence numbers, eventIDs and contents. Tiny snapshot
  * thresholds make snapshots run (and get killed) all along.
+ *
+ * The table comes from a config whose `audit` function reads its stream through a mapping; the
+ * function appends each record's sequence number to a file. At the end every stream record must
+ * be in that file (at least once: none skipped across the kills), and nothing else: the mapping's
+ * checkpoints survived the crashes in step with the stream.
  */
 const KILLS = 22;
 const WORKERS = 6;
@@ -39,7 +44,46 @@ type Item = Record<string, AttributeValue>;
 type Model = Map<string, Item | undefined>;
 
 const dir = tempDir('eddy-crash-');
-afterAll(() => dir.remove());
+const project = tempDir('eddy-crash-project-');
+afterAll(() => {
+  dir.remove();
+  project.remove();
+});
+
+const DELIVERED = join(project.path, 'delivered.txt');
+const CONFIG = join(project.path, 'eddy.config.mjs');
+writeFileSync(
+  CONFIG,
+  `export default ${JSON.stringify({
+    tables: [
+      {
+        TableName: TABLE,
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        BillingMode: 'PAY_PER_REQUEST',
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      },
+    ],
+    functions: {
+      audit: {
+        handler: './audit.mjs',
+        events: [{ stream: { table: TABLE, StartingPosition: 'TRIM_HORIZON', BatchSize: 50 } }],
+      },
+    },
+  })};\n`,
+);
+writeFileSync(
+  join(project.path, 'audit.mjs'),
+  `import { appendFileSync } from 'node:fs';
+export const handler = async (event) => {
+  appendFileSync(${JSON.stringify(DELIVERED)}, event.Records.map((r) => r.dynamodb.SequenceNumber + '\\n').join(''));
+};
+`,
+);
+
+/** The sequence numbers the audit function has handled so far (with repeats). */
+const delivered = () =>
+  existsSync(DELIVERED) ? readFileSync(DELIVERED, 'utf8').split('\n').filter(Boolean) : [];
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const clients = (endpoint: string) => ({
@@ -53,7 +97,8 @@ function start(): EddyProcess {
     [
       '--port',
       '0',
-      '--no-config',
+      '--config',
+      CONFIG,
       '--data-dir',
       dir.path,
       '--durability',
@@ -193,16 +238,8 @@ describe('crash safety (eddy serve --durability always, SIGKILL)', () => {
     let streamArn = '';
     let run = start();
     let client = clients(await listening(run));
-    const created = await client.db.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-      }),
-    );
-    streamArn = created.TableDescription!.LatestStreamArn!;
+    const described = await client.db.send(new DescribeTableCommand({ TableName: TABLE }));
+    streamArn = described.Table!.LatestStreamArn!;
     let acknowledged = 0;
     let unacknowledged = 0;
     let restartsFromSnapshot = 0;
@@ -282,6 +319,24 @@ describe('crash safety (eddy serve --durability always, SIGKILL)', () => {
         expect(applied || absent, `operation on ${keys.join(', ')} half-applied`).toBe(true);
       }
     }
+    // The audit mapping catches up from its checkpoints: every record at least once, none else.
+    const recorded = new Set(
+      (await readStream(client, streamArn)).map((record) => record.dynamodb!.SequenceNumber!),
+    );
+    for (let waited = 0; waited < 15_000; waited += 50) {
+      const handledSoFar = new Set(delivered());
+      if ([...recorded].every((sequence) => handledSoFar.has(sequence))) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const handled = new Set(delivered());
+    expect(
+      [...recorded].filter((sequence) => !handled.has(sequence)),
+      'records the mapping skipped',
+    ).toEqual([]);
+    expect(
+      [...handled].filter((sequence) => !recorded.has(sequence)),
+      'records not in the stream',
+    ).toEqual([]);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(acknowledged).toBeGreaterThan(KILLS * 10);
