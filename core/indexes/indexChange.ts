@@ -1,6 +1,7 @@
 import { type AttributeMap, type AttributeValue, getAttribute } from '../model/attributeValue.js';
-import { base64ByteLength } from '../model/binary.js';
+import { base64ByteLength, compareBinary } from '../model/binary.js';
 import { attributeValuesEqual } from '../model/compare.js';
+import { compareNumbers } from '../model/number.js';
 import { utf8Length } from '../model/utf8.js';
 
 /**
@@ -33,19 +34,39 @@ export function indexKeyValues(
   view: IndexView,
   image: AttributeMap | undefined,
 ): AttributeValue[] | undefined {
-  if (image === undefined) return undefined;
-  const values: AttributeValue[] = [];
-  for (const key of view.keys) {
+  if (!inIndex(view, image)) return undefined;
+  return view.keys.map((key) => getAttribute(image!, key.name)!);
+}
+
+/** Whether an image has every index key, of its declared type, non-empty and within size. */
+function inIndex(view: IndexView, image: AttributeMap | undefined): boolean {
+  if (image === undefined) return false;
+  const keys = view.keys;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const value = getAttribute(image, key.name);
-    if (value === undefined) return undefined;
+    if (value === undefined) return false;
     const scalar = (value as Record<string, unknown>)[key.type];
-    if (typeof scalar !== 'string') return undefined;
-    if (key.type !== 'N' && scalar === '') return undefined;
-    const bytes = key.type === 'S' ? utf8Length(scalar) : key.type === 'B' ? base64ByteLength(scalar) : 0;
-    if (bytes > (key.keyType === 'HASH' ? MAX_HASH_KEY_BYTES : MAX_RANGE_KEY_BYTES)) return undefined;
-    values.push(value);
+    if (typeof scalar !== 'string') return false;
+    if (key.type === 'N') continue;
+    if (scalar === '') return false;
+    const limit = key.keyType === 'HASH' ? MAX_HASH_KEY_BYTES : MAX_RANGE_KEY_BYTES;
+    // A UTF-16 unit is at most 3 UTF-8 bytes: short strings fit without being measured.
+    if (scalar.length * 3 <= limit) continue;
+    const bytes = key.type === 'S' ? utf8Length(scalar) : base64ByteLength(scalar);
+    if (bytes > limit) return false;
   }
-  return values;
+  return true;
+}
+
+/**
+ * Whether two index key values of one declared type are equal, as `attributeValuesEqual` says:
+ * S by text, N numerically, B by bytes. Equal texts are equal values, whatever the type.
+ */
+export function sameKeyValue(type: 'S' | 'N' | 'B', before: string, after: string): boolean {
+  if (before === after) return true;
+  if (type === 'S') return false;
+  return type === 'N' ? compareNumbers(before, after) === 0 : compareBinary(before, after) === 0;
 }
 
 function projectedEqual(view: IndexView, oldImage: AttributeMap, newImage: AttributeMap): boolean {
@@ -64,12 +85,16 @@ export function planIndexChange(
   oldImage: AttributeMap | undefined,
   newImage: AttributeMap | undefined,
 ): IndexChange {
-  const before = indexKeyValues(view, oldImage);
-  const after = indexKeyValues(view, newImage);
-  if (before === undefined && after === undefined) return 'none';
-  if (before === undefined) return 'put';
-  if (after === undefined) return 'delete';
-  for (let i = 0; i < before.length; i++) if (!attributeValuesEqual(before[i]!, after[i]!)) return 'replace';
+  const before = inIndex(view, oldImage);
+  const after = inIndex(view, newImage);
+  if (!before && !after) return 'none';
+  if (!before) return 'put';
+  if (!after) return 'delete';
+  for (const key of view.keys) {
+    const oldValue = (getAttribute(oldImage!, key.name) as Record<string, string>)[key.type]!;
+    const newValue = (getAttribute(newImage!, key.name) as Record<string, string>)[key.type]!;
+    if (!sameKeyValue(key.type, oldValue, newValue)) return 'replace';
+  }
   return projectedEqual(view, oldImage!, newImage!) ? 'none' : 'update';
 }
 

@@ -5,8 +5,10 @@ import type { Region } from '../store/region.js';
 import type { StoredItem } from '../store/storedItem.js';
 import type { SecondaryIndex, Table } from '../store/table.js';
 import { entryKeyOf } from './entryKey.js';
+import { fillEntries } from './globalIndexApplier.js';
 import { type IndexChange, type IndexView, indexChangeWrites, planIndexChange } from './indexChange.js';
-import { projectedNames, storedEntry } from './projection.js';
+import { projectedNames, projectedNamesOf, storedEntry } from './projection.js';
+import { storeEntry } from './storeEntry.js';
 
 /**
  * Keeps secondary indexes in step with their table.
@@ -38,7 +40,7 @@ export function indexView(index: SecondaryIndex, table: Table): IndexView {
         type: typeOf(element.AttributeName),
         keyType: element.KeyType,
       })),
-      projected: projectedNames(index, table),
+      projected: projectedNamesOf(index, table),
     };
     views.set(index, view);
   }
@@ -115,7 +117,9 @@ export class IndexMaintenance {
    */
   backfill(table: Table, index: SecondaryIndex): Promise<void> | 'done' {
     if (this.mode === 'synchronous' || this.builder === undefined) {
-      for (const { item: stored } of table.items.unordered()) putEntry(table, index, stored.decode(), stored);
+      const items: StoredItem[] = [];
+      for (const { item } of table.items.unordered()) items.push(item);
+      fillEntries(table, index, items);
       return 'done';
     }
     const running = this.builder(table, index);
@@ -144,8 +148,8 @@ export function putEntry(
   stored: StoredItem | undefined,
 ): void {
   const key = entryKeyOf(index, table, item);
-  if (key === undefined) return;
-  index.items.set(key.hashKey, key.rangeKey, storedEntry(index, table, item, stored));
+  if (key !== undefined)
+    storeEntry(index, key.hashKey, key.rangeKey, storedEntry(index, table, item, stored));
 }
 
 /** Removes an item's entry from an index. */

@@ -18,9 +18,21 @@ export function projectedNames(index: SecondaryIndex, table: Table): Set<string>
   return names;
 }
 
+const projections = new WeakMap<SecondaryIndex, ReadonlySet<string> | null>();
+
+/** `projectedNames`, computed once per index (an index's keys and projection never change). */
+export function projectedNamesOf(index: SecondaryIndex, table: Table): ReadonlySet<string> | undefined {
+  let names = projections.get(index);
+  if (names === undefined) {
+    names = projectedNames(index, table) ?? null;
+    projections.set(index, names);
+  }
+  return names ?? undefined;
+}
+
 /** The projected copy of an item (the same item for ALL). */
 export function projectItem(index: SecondaryIndex, table: Table, item: AttributeMap): AttributeMap {
-  const names = projectedNames(index, table);
+  const names = projectedNamesOf(index, table);
   if (names === undefined) return item;
   const projected = newAttributeMap();
   for (const name of names) {
@@ -40,7 +52,7 @@ export function storedEntry(
   item: AttributeMap,
   stored: StoredItem | undefined,
 ): StoredItem {
-  if (index.projection.ProjectionType === 'ALL' && stored !== undefined) return stored;
+  if (stored !== undefined && projectedNamesOf(index, table) === undefined) return stored;
   return StoredItem.fromItem(projectItem(index, table, item));
 }
 

@@ -64,6 +64,7 @@ export interface MappingDependencies {
   readonly retentionMs: number | undefined;
   readonly retryDelayMs: (retry: number) => number;
   readonly dueOf?: (record: PendingRecord) => number;
+  readonly eventOf?: (records: readonly PendingRecord[]) => unknown;
   readonly changed: () => void;
   readonly reportError: (error: unknown, context: string) => void;
 }
@@ -184,6 +185,7 @@ export class EventSourceMapping {
       counters: this.counters,
       maxRecordAgeMs: ageSeconds >= 0 ? ageSeconds * 1000 : dependencies.retentionMs,
       dueOf: dependencies.dueOf,
+      eventOf: dependencies.eventOf,
       retryDelayMs: dependencies.retryDelayMs,
       destination: () => {
         const arn = settings.onFailureDestination;

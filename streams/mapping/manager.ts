@@ -60,6 +60,12 @@ export interface InternalMappingOptions {
   readonly reader?: InternalReader;
   /** When each record may be delivered (a propagation delay), epoch ms. */
   readonly dueOf?: (record: PendingRecord) => number;
+  /**
+   * The event each batch is invoked with (default: a DynamoDBStreamEvent of Lambda records). A
+   * built-in function that takes the feed's changes through a typed port builds its own, and is
+   * spared building (and decoding) a Lambda record per change.
+   */
+  readonly eventOf?: (records: readonly PendingRecord[]) => unknown;
 }
 
 const NOT_FOUND = 'The resource you requested does not exist.';
@@ -167,7 +173,10 @@ export class MappingManager {
     const reader = options.reader ?? feed.register(settings.startingPosition);
     const tableArn = `arn:aws:dynamodb:${region}:${accountId}:table/${options.tableName}`;
     const source: MappingSource = { kind: 'internal', reader, arn: `${tableArn}/internal-feed`, region };
-    const mapping = this.newMapping(randomUUID(), options.fn, settings, source, undefined, options.dueOf);
+    const mapping = this.newMapping(randomUUID(), options.fn, settings, source, undefined, {
+      dueOf: options.dueOf,
+      eventOf: options.eventOf,
+    });
     this.internal.set(mapping.uuid, mapping);
     this.applyEnabled(mapping);
     return mapping;
@@ -179,8 +188,9 @@ export class MappingManager {
     settings: MappingSettings,
     source: MappingSource,
     checkpoint: MappingCheckpoint | undefined,
-    dueOf?: (record: PendingRecord) => number,
+    internal: Pick<InternalMappingOptions, 'dueOf' | 'eventOf'> = {},
   ): EventSourceMapping {
+    const { dueOf, eventOf } = internal;
     const { initialMs = 1000, maxMs = 60_000 } = this.options.retryBackoff ?? {};
     return new EventSourceMapping({
       uuid,
@@ -195,6 +205,7 @@ export class MappingManager {
         retentionMs: source.kind === 'stream' ? this.options.changeLog.settings.retentionMs : undefined,
         retryDelayMs: (retry) => Math.min(maxMs, initialMs * 2 ** (retry - 1)),
         ...(dueOf === undefined ? {} : { dueOf }),
+        ...(eventOf === undefined ? {} : { eventOf }),
         changed: () => this.changed(),
         reportError: (error, context) => this.options.onError?.(error, context),
       },

@@ -76,6 +76,11 @@ export interface MappingRuntime {
   readonly maxRecordAgeMs: number | undefined;
   /** When a record may be delivered (a propagation delay), epoch ms; undefined: at once. */
   readonly dueOf: ((record: PendingRecord) => number) | undefined;
+  /**
+   * The event a batch is invoked with, when not a DynamoDBStreamEvent of Lambda records (internal
+   * mappings whose built-in function reads changes through a typed port, `InternalMappingOptions`).
+   */
+  readonly eventOf: ((records: readonly PendingRecord[]) => unknown) | undefined;
   /** Wait before retry `n` (1-based), ms. */
   retryDelayMs(retry: number): number;
   /** The on-failure destination, if one is configured and known. */

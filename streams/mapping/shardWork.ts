@@ -166,18 +166,13 @@ export class ShardWork {
       reportBatchItemFailures: settings.reportBatchItemFailures,
       requireState: false,
     };
+    const eventOf =
+      this.runtime.eventOf ??
+      ((records: readonly PendingRecord[]) => ({
+        Records: records.map((record) => lambdaRecordOf(record, this.runtime.recordSource)),
+      }));
     return batches$.pipe(
-      deliverBatches(
-        this.policy((records) =>
-          defer(() =>
-            this.invoke(
-              { Records: records.map((record) => lambdaRecordOf(record, this.runtime.recordSource)) },
-              records,
-              rules,
-            ),
-          ),
-        ),
-      ),
+      deliverBatches(this.policy((records) => defer(() => this.invoke(eventOf(records), records, rules)))),
       concatMap((report) => this.settle(report)),
     );
   }

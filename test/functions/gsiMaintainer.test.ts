@@ -2,6 +2,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../core/changeEvent.js';
 import { Engine } from '../../core/engine.js';
 import { GlobalIndexWriter } from '../../core/indexes/globalIndexWriter.js';
+import {
+  createFeedHandler,
+  type FeedChange,
+  type FeedIndexWriter,
+} from '../../functions/gsi-maintainer/feedHandler.js';
 import { createHandler, handler, recordHandler, tableArnOf } from '../../functions/gsi-maintainer/handler.js';
 import { injectPorts, providePorts } from '../../functions/shared/middlewares/injectPorts.js';
 import type { IndexWriter } from '../../functions/shared/ports.js';
@@ -143,5 +148,66 @@ describe('gsi-maintainer', () => {
   it('refuses to run without its port, and rejects unknown middleware options', async () => {
     await expect(handler(streamEvent([]), lambdaContext() as never)).rejects.toThrow('no indexWriter port');
     expect(() => injectPorts({ portz: {} } as never)).toThrow('unknown option "portz"');
+  });
+});
+
+describe('gsi-maintainer internal entry point (feedHandler)', () => {
+  const change = (event: ChangeEvent, i: number): FeedChange<ChangeEvent> => ({
+    change: event,
+    sequenceNumber: `1${String(i + 1).padStart(20, '0')}`,
+  });
+
+  it('applies the changes of the feed in order through the writer', async () => {
+    put({ UserId: { S: '1' }, GameTitle: { S: 'g' }, TopScore: { N: '1' } });
+    put({ UserId: { S: '1' }, GameTitle: { S: 'g' }, TopScore: { N: '2' } });
+    put({ UserId: { S: '2' }, GameTitle: { S: 'g' }, TopScore: { N: '3' } });
+    const response = await createFeedHandler({ indexWriter: new GlobalIndexWriter(engine) })(
+      { Changes: events.map(change) },
+      lambdaContext() as never,
+    );
+    expect(response).toEqual({ batchItemFailures: [] });
+    const scores = engine.execute('Query', {
+      TableName: 'GameScores',
+      IndexName: 'GameTitleIndex',
+      KeyConditionExpression: 'GameTitle = :g',
+      ExpressionAttributeValues: { ':g': { S: 'g' } },
+    }).Items as { TopScore: { N: string } }[];
+    expect(scores.map((item) => item.TopScore.N)).toEqual(['2', '3']);
+  });
+
+  it('reports the failed change and every later one, so the mapping retries from there', async () => {
+    put({ UserId: { S: '1' }, GameTitle: { S: 'g' }, TopScore: { N: '1' } });
+    put({ UserId: { S: '2' }, GameTitle: { S: 'g' }, TopScore: { N: '2' } });
+    put({ UserId: { S: '3' }, GameTitle: { S: 'g' }, TopScore: { N: '3' } });
+    const real = new GlobalIndexWriter(engine);
+    let calls = 0;
+    const flaky: FeedIndexWriter = {
+      globalIndexes: (arn) => real.globalIndexes(arn),
+      put: (arn, index, image) => real.put(arn, index, image as never),
+      remove: (arn, index, image) => real.remove(arn, index, image as never),
+      applyFeedChange: (event) => {
+        if (++calls === 2) throw new Error('index store unavailable');
+        real.applyFeedChange(event as ChangeEvent);
+      },
+    };
+    const changes = events.map(change);
+    const response = await createFeedHandler({ indexWriter: flaky })(
+      { Changes: changes },
+      lambdaContext() as never,
+    );
+    expect(response).toEqual({
+      batchItemFailures: changes.slice(1).map((failed) => ({ itemIdentifier: failed.sequenceNumber })),
+    });
+    expect(indexCount()).toBe(1);
+  });
+
+  it('refuses to run without a writer that takes feed changes', async () => {
+    const plain: IndexWriter = { globalIndexes: () => [], put: () => {}, remove: () => {} };
+    await expect(
+      createFeedHandler({ indexWriter: plain })({ Changes: [] }, lambdaContext() as never),
+    ).rejects.toThrow('takes no feed changes');
+    await expect(createFeedHandler()({ Changes: [] }, lambdaContext() as never)).rejects.toThrow(
+      'no indexWriter port',
+    );
   });
 });

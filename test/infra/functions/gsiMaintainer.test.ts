@@ -183,6 +183,67 @@ describe('gsi-maintainer mapping', () => {
     gsi.close();
   });
 
+  it('backfills a large table in chunks while writes go on, ending equal to the recomputed index', async () => {
+    const { engine, changeLog, oracle } = engines();
+    const gsi = startGsiMaintainer({ engine, changeLog });
+    const { GlobalSecondaryIndexes, ...withIndexes } = scores('Scores');
+    const plain = { ...withIndexes, AttributeDefinitions: withIndexes.AttributeDefinitions.slice(0, 2) };
+    const add = {
+      TableName: 'Scores',
+      AttributeDefinitions: withIndexes.AttributeDefinitions,
+      GlobalSecondaryIndexUpdates: [{ Create: GlobalSecondaryIndexes[0] }],
+    };
+    for (const target of [engine, oracle]) target.execute('CreateTable', plain);
+    const both = (operation: string, input: Record<string, unknown>) => {
+      engine.execute(operation, input);
+      oracle.execute(operation, input);
+    };
+    for (let i = 0; i < 3_500; i++) {
+      both('PutItem', {
+        TableName: 'Scores',
+        Item: {
+          UserId: { S: `user${i}` },
+          GameTitle: { S: `g${i % 3}` },
+          ...(i % 5 === 0 ? {} : { TopScore: { N: String(i % 97) } }),
+          Wins: { N: String(i % 7) },
+          Note: { S: 'x'.repeat(i % 11) },
+        },
+      });
+    }
+    engine.execute('UpdateTable', add);
+    oracle.execute('UpdateTable', add);
+    const index = engine.region().tables.get('Scores')!.globalSecondaryIndexes.get('ByGame')!;
+    let backfilled = false;
+    void engine.indexes.backfilled(index).then(() => {
+      backfilled = true;
+    });
+    // The backfill yields between chunks: writes land meanwhile, and reach the index afterwards.
+    const next = random(5);
+    let turns = 0;
+    while (!backfilled) {
+      for (let i = 0; i < 20; i++) {
+        const [operation, input] = randomWrite(next, 'Scores');
+        both(operation, input);
+        both('UpdateItem', {
+          TableName: 'Scores',
+          Key: {
+            UserId: { S: `user${Math.floor(next() * 3_500)}` },
+            GameTitle: { S: `g${Math.floor(next() * 3)}` },
+          },
+          UpdateExpression: 'SET TopScore = :s',
+          ExpressionAttributeValues: { ':s': { N: String(Math.floor(next() * 1000)) } },
+        });
+      }
+      turns++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(turns).toBeGreaterThan(1);
+    await engine.settled();
+    expect(indexItems(engine, 'Scores', 'ByGame')).toEqual(indexItems(oracle, 'Scores', 'ByGame'));
+    expect(gsi.lag()).toEqual([{ tableName: 'Scores', indexName: 'ByGame', backlog: 0, lagMs: 0 }]);
+    gsi.close();
+  });
+
   it('follows a table deleted and created again under the same name', async () => {
     const { engine, changeLog } = engines();
     const gsi = startGsiMaintainer({ engine, changeLog });
