@@ -133,8 +133,11 @@ export class LocalStack {
     const destinations = new LocalDestinations(
       destinationsDirectory === undefined ? {} : { directory: destinationsDirectory },
     );
+    const checkpoints = new MappingCheckpoints(persistence?.checkpoints ?? new MemoryCheckpointStore());
     const mappings = new MappingManager({
       changeLog: streams.changeLog,
+      // Only a data directory outlives the process: without one, positions need not be saved.
+      ...(persistence === undefined ? {} : { onCheckpoint: checkpoints.record }),
       // With a data directory, functions see a change only once it is durable.
       functions:
         persistence === undefined ? functions : durableFunctions(functions, () => persistence.acknowledge()),
@@ -151,10 +154,6 @@ export class LocalStack {
       manager: mappings,
       ...(propagationDelay === undefined ? {} : { propagationDelay }),
     });
-    const checkpoints = new MappingCheckpoints(
-      persistence?.checkpoints ?? new MemoryCheckpointStore(),
-      mappings,
-    );
     const stack = new LocalStack(
       config,
       engine,
@@ -172,7 +171,7 @@ export class LocalStack {
       () => persistence?.close(),
       () => functions.close(),
       () => gsi.close(),
-      () => checkpoints.close(),
+      () => checkpoints.flush(),
       () => mappings.close(),
     );
     try {
@@ -186,7 +185,6 @@ export class LocalStack {
       await stack.close();
       throw error;
     }
-    if (persistence !== undefined) checkpoints.start();
     const startSchedules = options.startSchedules !== false;
     const ttl = config.ttl ?? {};
     stack.ttl = startTtlExpirer(engine, {
@@ -215,6 +213,10 @@ export class LocalStack {
     const checkpoint = this.checkpoints.restore(uuid, input.EventSourceArn as string);
     try {
       this.mappings.create(input as never, checkpoint === undefined ? { uuid } : { checkpoint });
+      if (checkpoint === undefined && this.persistence !== undefined) {
+        const start = this.mappings.checkpoints().find((candidate) => candidate.uuid === uuid);
+        if (start !== undefined) this.checkpoints.begin(start);
+      }
     } catch (error) {
       // Settings Lambda would refuse (BatchSize 0, an unknown FunctionResponseType...): Lambda's message.
       throw new BindingError(where, `stream binding on '${tableName}': ${(error as Error).message}`);

@@ -1,18 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { CheckpointStore } from '../../core/persistence/checkpointStore.js';
 import type { MappingCheckpoint, ShardCheckpoint } from '../../streams/mapping/eventSourceMapping.js';
-import type { MappingManager } from '../../streams/mapping/manager.js';
 
 /**
  * Keeps the config's event source mappings where they were across restarts (DESIGN §1
  * "checkpoint"): each binding gets a UUID derived from its function and table, so the mapping
- * created at the next start is the same mapping; its shard positions are saved to a
- * `CheckpointStore` (a data directory's, under `--data-dir`) and handed back at creation.
- *
- * Positions are saved once a second and at close, not on every batch: a crash re-delivers at most
- * the last second's records, which Lambda's at-least-once delivery allows ("Lambda reads records
- * from the data stream and invokes your function ... at least once", Lambda developer guide,
- * "How Lambda processes records from DynamoDB Streams"); nothing is ever skipped.
+ * created at the next start is the same mapping; its shard positions go to a `CheckpointStore`
+ * (a data directory's, under `--data-dir`) as each batch is done, and are handed back at
+ * creation. A restart resumes right after the last batch that finished; a crash may deliver the
+ * batch that was in flight again, which Lambda's at-least-once delivery allows ("Lambda reads
+ * records from the data stream and invokes your function ... at least once", Lambda developer
+ * guide), and never skips one.
  */
 
 /** The UUID of a config binding: stable across restarts, distinct per function and table. */
@@ -38,14 +36,11 @@ function decode(value: string): ShardCheckpoint {
 }
 
 export class MappingCheckpoints {
+  /** What the store holds, by mapping: shard id → encoded checkpoint, and the stream ARN. */
   private readonly saved = new Map<string, Map<string, string>>();
-  private timer: NodeJS.Timeout | undefined;
-  private saving: Promise<void> = Promise.resolve();
+  private writing: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly store: CheckpointStore,
-    private readonly manager: MappingManager,
-  ) {}
+  constructor(private readonly store: CheckpointStore) {}
 
   /**
    * The saved checkpoint of a mapping, when it reads the same stream (a stream disabled and
@@ -60,44 +55,54 @@ export class MappingCheckpoints {
     return { uuid, eventSourceArn, shards: restored };
   }
 
-  /** Saves every second (the timer does not keep the process alive). */
-  start(intervalMs = 1000): void {
-    this.timer ??= setInterval(() => void this.save(), intervalMs).unref();
+  /**
+   * Saves where a new mapping starts (LATEST: after the records its shards hold now), so that a
+   * crash before its first batch finishes neither skips what was written meanwhile nor, from
+   * TRIM_HORIZON, reads it twice.
+   */
+  begin(checkpoint: MappingCheckpoint): void {
+    this.streamOf(checkpoint.uuid, checkpoint.eventSourceArn);
+    for (const [shardId, shard] of Object.entries(checkpoint.shards))
+      this.record(checkpoint.uuid, checkpoint.eventSourceArn, shardId, shard);
   }
 
-  /** Saves what changed since the last save. */
-  save(): Promise<void> {
-    this.saving = this.saving.then(async () => {
-      const writes: Promise<void>[] = [];
-      for (const checkpoint of this.manager.checkpoints()) {
-        let saved = this.saved.get(checkpoint.uuid);
-        if (saved === undefined) {
-          saved = new Map();
-          this.saved.set(checkpoint.uuid, saved);
-        }
-        if (saved.get(STREAM_ARN) !== checkpoint.eventSourceArn) {
-          // A new stream: positions saved for an older one are dropped first.
-          await this.store.delete(checkpoint.uuid);
-          saved.clear();
-          saved.set(STREAM_ARN, checkpoint.eventSourceArn);
-          writes.push(this.store.set(checkpoint.uuid, STREAM_ARN, checkpoint.eventSourceArn));
-        }
-        for (const [shardId, shard] of Object.entries(checkpoint.shards)) {
-          const value = encode(shard);
-          if (saved.get(shardId) === value) continue;
-          saved.set(shardId, value);
-          writes.push(this.store.set(checkpoint.uuid, shardId, value));
-        }
-      }
-      await Promise.all(writes);
-    });
-    return this.saving;
+  /** A shard's checkpoint moved (`MappingManagerOptions.onCheckpoint`): saved at once. */
+  readonly record = (
+    uuid: string,
+    eventSourceArn: string,
+    shardId: string,
+    checkpoint: ShardCheckpoint,
+  ): void => {
+    const saved = this.streamOf(uuid, eventSourceArn);
+    const value = encode(checkpoint);
+    if (saved.get(shardId) === value) return;
+    saved.set(shardId, value);
+    this.write(this.store.set(uuid, shardId, value));
+  };
+
+  /** The saved positions of a mapping, reset when it reads another stream than before. */
+  private streamOf(uuid: string, eventSourceArn: string): Map<string, string> {
+    let saved = this.saved.get(uuid);
+    if (saved === undefined) {
+      saved = new Map();
+      this.saved.set(uuid, saved);
+    }
+    if (saved.get(STREAM_ARN) !== eventSourceArn) {
+      // A new stream: positions saved for an older one are dropped first.
+      saved.clear();
+      saved.set(STREAM_ARN, eventSourceArn);
+      this.write(this.store.delete(uuid));
+      this.write(this.store.set(uuid, STREAM_ARN, eventSourceArn));
+    }
+    return saved;
   }
 
-  /** Stops the timer after a last save. */
-  async close(): Promise<void> {
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.save();
+  private write(done: Promise<void>): void {
+    this.writing = Promise.all([this.writing, done]);
+  }
+
+  /** Resolves when every checkpoint recorded so far is as durable as the store makes it. */
+  async flush(): Promise<void> {
+    await this.writing;
   }
 }

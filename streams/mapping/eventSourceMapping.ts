@@ -67,6 +67,8 @@ export interface MappingDependencies {
   readonly eventOf?: (records: readonly PendingRecord[]) => unknown;
   readonly changed: () => void;
   readonly reportError: (error: unknown, context: string) => void;
+  /** A shard's checkpoint moved (records done, or the shard finished): stream mappings only. */
+  readonly checkpointed?: (shardId: string, checkpoint: ShardCheckpoint) => void;
 }
 
 export interface MappingInit {
@@ -169,6 +171,11 @@ export class EventSourceMapping {
 
   private saveProgress(work: ShardWork, finished: boolean): void {
     this.progress.set(work.shardId, { committed: work.committed, finished });
+    if (finished && this.source.kind === 'stream')
+      this.dependencies.checkpointed?.(work.shardId, {
+        processedThrough: formatSequenceNumber(work.committed),
+        finished,
+      });
   }
 
   private runtime(recordSource: RecordSource): MappingRuntime {
@@ -193,6 +200,11 @@ export class EventSourceMapping {
       },
       changed: dependencies.changed,
       reportError: dependencies.reportError,
+      checkpointed: (shardId, committed) =>
+        dependencies.checkpointed?.(shardId, {
+          processedThrough: formatSequenceNumber(committed),
+          finished: false,
+        }),
     };
   }
 

@@ -10,7 +10,12 @@ import {
   ResourceConflictException,
   validationError,
 } from './errors.js';
-import { EventSourceMapping, type MappingCheckpoint, type MappingSource } from './eventSourceMapping.js';
+import {
+  EventSourceMapping,
+  type MappingCheckpoint,
+  type MappingSource,
+  type ShardCheckpoint,
+} from './eventSourceMapping.js';
 import type { DestinationResolver } from './failureRecord.js';
 import { inspect, type MappingInspection } from './inspection.js';
 import { type FunctionResolver, functionNameOf, type MappedFunction } from './invoke.js';
@@ -44,6 +49,16 @@ export interface MappingManagerOptions {
    */
   readonly waitForTimers?: boolean;
   readonly onError?: (error: unknown, context: string) => void;
+  /**
+   * A stream mapping's shard checkpoint moved (after each batch is done, and when a shard is
+   * finished): where a host with a data directory saves it, to resume there after a restart.
+   */
+  readonly onCheckpoint?: (
+    uuid: string,
+    eventSourceArn: string,
+    shardId: string,
+    checkpoint: ShardCheckpoint,
+  ) => void;
 }
 
 /** An internal mapping: a built-in function over a table's internal feed (DESIGN §1). */
@@ -208,6 +223,12 @@ export class MappingManager {
         ...(eventOf === undefined ? {} : { eventOf }),
         changed: () => this.changed(),
         reportError: (error, context) => this.options.onError?.(error, context),
+        ...(source.kind === 'stream' && this.options.onCheckpoint !== undefined
+          ? {
+              checkpointed: (shardId: string, checkpoint: ShardCheckpoint) =>
+                this.options.onCheckpoint!(uuid, source.stream.arn, shardId, checkpoint),
+            }
+          : {}),
       },
     });
   }

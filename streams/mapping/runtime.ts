@@ -87,5 +87,7 @@ export interface MappingRuntime {
   destination(): FailureDestination | undefined;
   /** Something changed (a record finished, an invocation ended): wakes `drained()` waiters. */
   changed(): void;
+  /** Every record of the shard up to `committed` (an ordinal) is done: its checkpoint moved. */
+  checkpointed(shardId: string, committed: number): void;
   reportError(error: unknown, context: string): void;
 }

@@ -245,7 +245,9 @@ export class ShardWork {
   finish(records: readonly PendingRecord[]): void {
     if (this.detached) return;
     for (const record of records) this.tracker.finish(record);
-    this.cursor.commit(this.committed);
+    const committed = this.committed;
+    this.cursor.commit(committed);
+    this.runtime.checkpointed(this.shardId, committed);
     if (this.wakeReader !== undefined && this.cursor.available() > 0) this.wakeReader();
     this.runtime.changed();
   }

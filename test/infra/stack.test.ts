@@ -85,6 +85,39 @@ describe('a data directory', () => {
     expect(seen.flat().sort()).toEqual(['o-1', 'o-2', 'o-3']);
   });
 
+  it('keeps where a LATEST binding started: what was written before its first batch finished is not skipped', async () => {
+    const dataDir = join(directory, 'latest');
+    const config = ordersConfig('./unused.ts');
+    const onOrder = config.functions!.onOrder!;
+    const latest: EddyConfig = {
+      ...config,
+      functions: {
+        onOrder: { ...onOrder, events: [{ stream: { table: 'Orders', StartingPosition: 'LATEST' } }] },
+      },
+    };
+    const start = (handler: (event: DynamoDBStreamEvent) => Promise<void>) =>
+      LocalStack.start(latest, {
+        dataDir: { path: dataDir },
+        baseDirectory: directory,
+        logger: silent,
+        handlers: { onOrder: handler },
+      });
+
+    // The first run's handler fails: no batch ever finishes before the stop.
+    const first = await start(async () => {
+      throw new Error('down');
+    });
+    await putOrder(first, 'o-1');
+    await first.close();
+
+    const seen: string[] = [];
+    const second = await start(async (event) => void seen.push(...orderIds(event)));
+    await eventually(() => seen.length > 0);
+    await second.settled();
+    await second.close();
+    expect(seen).toEqual(['o-1']);
+  });
+
   it('gives distinct bindings distinct, stable UUIDs', () => {
     expect(bindingUuid('onOrder', 'Orders')).toBe(bindingUuid('onOrder', 'Orders'));
     expect(bindingUuid('onOrder', 'Orders')).not.toBe(bindingUuid('onOrder', 'Returns'));
