@@ -68,6 +68,10 @@ export class EddyServer {
   private readonly shutdownTimeoutMs: number;
   private closing: Promise<void> | undefined;
   private bound: BoundAddress | undefined;
+  /** Answers waiting for the end of this poll phase, as `[response, wire, response, wire, ...]`. */
+  private pending: (ServerResponse | WireResponse)[] = [];
+  private spare: (ServerResponse | WireResponse)[] = [];
+  private readonly flushPending = () => this.flush();
 
   constructor(options: ServerOptions) {
     this.pipeline = new RequestPipeline(options);
@@ -162,7 +166,9 @@ export class EddyServer {
       return;
     }
     const limit = this.pipeline.maxBodyBytes;
-    const chunks: Buffer[] = [];
+    // Most bodies arrive as one chunk: keep it alone, and only gather an array for several.
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
     let length = 0;
     let rejected = false;
     request.on('data', (chunk: Buffer) => {
@@ -171,19 +177,21 @@ export class EddyServer {
       if (length > limit) {
         // A chunked body that grew past the limit: answer now and stop keeping what arrives.
         rejected = true;
-        chunks.length = 0;
+        first = undefined;
+        chunks = undefined;
         this.rejectTooLarge(request, response);
         return;
       }
-      chunks.push(chunk);
+      if (first === undefined) first = chunk;
+      else (chunks ??= [first]).push(chunk);
     });
     request.on('end', () => {
       if (rejected) return;
-      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+      const body = chunks !== undefined ? Buffer.concat(chunks, length) : (first ?? EMPTY_BODY);
       this.respond(request, response, body);
     });
     // A client that disconnects mid-body: nothing to answer, nothing to log.
-    request.on('error', () => {});
+    request.on('error', ignoreError);
   }
 
   private respond(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
@@ -204,7 +212,44 @@ export class EddyServer {
     }
   }
 
+  /**
+   * Queues an answer; `flush` writes every queued answer once the event loop has run the I/O
+   * callbacks of this turn (`setImmediate`), so the answers to requests that arrived together
+   * leave together (the way Redis writes its replies before going back to `epoll_wait`).
+   *
+   * Why: on loopback, a write that wakes a sleeping client costs the writer far more than the
+   * bytes (the wake-up is charged to the `writev`). Written as each request completes, a busy
+   * server wakes its clients once per answer; written per turn, once per batch. Measured with
+   * `bench/http.ts`'s client at concurrency 16, on a bare `node:http` server answering a fixed
+   * body: 25.4 → 20.1 µs CPU per request and 22.5k → 29.9k requests/s; with 10 µs of work per
+   * request: 37.5 → 31.3 µs and 16.8k → 22.1k/s. A lone request waits for nothing: its turn
+   * ends as soon as it is answered (concurrency 1 is unchanged).
+   */
   private write(response: ServerResponse, wire: WireResponse): void {
+    const pending = this.pending;
+    if (pending.length === 0) setImmediate(this.flushPending);
+    pending.push(response, wire);
+  }
+
+  private flush(): void {
+    const pending = this.pending;
+    // Answers queued while flushing (none today: writing is synchronous) go to the next turn.
+    this.pending = this.spare;
+    for (let i = 0; i < pending.length; i += 2) {
+      const response = pending[i] as ServerResponse;
+      try {
+        this.writeNow(response, pending[i + 1] as WireResponse);
+      } catch (error) {
+        // One answer node:http refuses must not hold back the others of the batch.
+        this.pipeline.logger.error({ err: error }, 'could not write a response');
+        response.destroy();
+      }
+    }
+    pending.length = 0;
+    this.spare = pending;
+  }
+
+  private writeNow(response: ServerResponse, wire: WireResponse): void {
     if (response.destroyed) return;
     const headers = this.closing === undefined ? wire.headers : [...wire.headers, 'Connection', 'close'];
     response.writeHead(wire.statusCode, STATUS_CODES[wire.statusCode], headers);
@@ -214,9 +259,9 @@ export class EddyServer {
   private rejectTooLarge(request: IncomingMessage, response: ServerResponse): void {
     // Discard whatever else arrives; `Connection: close` ends the socket once the answer is out.
     request.removeAllListeners('data');
-    request.on('error', () => {});
+    request.on('error', ignoreError);
     request.resume();
-    this.write(response, payloadTooLarge());
+    this.writeNow(response, payloadTooLarge());
   }
 
   /** The pipeline never throws; this is the last guard so a bug can never crash the server. */
@@ -227,6 +272,11 @@ export class EddyServer {
     return jsonResponse(500, body, PLAIN_JSON, newRequestId(), false);
   }
 }
+
+const EMPTY_BODY = Buffer.alloc(0);
+
+/** A client that disconnects mid-body: nothing to answer, nothing to log. */
+function ignoreError(): void {}
 
 /**
  * A request read from a socket. node:http has already built `request.headers` (it reads `Expect`

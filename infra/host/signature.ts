@@ -73,6 +73,13 @@ export function readSignature(request: WireRequest): RequestSignature {
 const SDK_PREFIX = 'AWS4-HMAC-SHA256 Credential=';
 const credentialCache = new Map<string, ReturnType<typeof splitCredential>>();
 const CREDENTIAL_CACHE_LIMIT = 256;
+/**
+ * The Authorization header up to the comma after the credential, as last seen, and its region:
+ * a client sends the same prefix on every request, and one `startsWith` is cheaper than cutting
+ * the credential out and hashing it for the cache (the header is a new string each request).
+ */
+let lastScopePrefix = '';
+let lastScopeRegion = '';
 
 /**
  * The credential scope's region, for the default mode where signatures are not verified. The
@@ -85,13 +92,15 @@ const CREDENTIAL_CACHE_LIMIT = 256;
 export function signingRegion(request: WireRequest): string {
   const authorization = request.header('authorization');
   if (authorization?.startsWith(SDK_PREFIX) && !request.url.includes('?')) {
-    const credentialEnd = authorization.indexOf(',', SDK_PREFIX.length);
+    const seen = lastScopePrefix !== '' && authorization.startsWith(lastScopePrefix);
+    const credentialEnd = seen ? lastScopePrefix.length - 1 : authorization.indexOf(',', SDK_PREFIX.length);
     if (
       credentialEnd !== -1 &&
       authorization.indexOf('SignedHeaders=', credentialEnd) !== -1 &&
       authorization.indexOf('Signature=', credentialEnd) !== -1 &&
       (request.header('x-amz-date') ?? request.header('date'))
     ) {
+      if (seen) return lastScopeRegion;
       const credential = authorization.slice(SDK_PREFIX.length, credentialEnd).trimEnd();
       let parts = credentialCache.get(credential);
       if (parts === undefined) {
@@ -99,6 +108,8 @@ export function signingRegion(request: WireRequest): string {
         if (credentialCache.size >= CREDENTIAL_CACHE_LIMIT) credentialCache.clear();
         credentialCache.set(credential, parts);
       }
+      lastScopePrefix = authorization.slice(0, credentialEnd + 1);
+      lastScopeRegion = parts.scopeRegion;
       return parts.scopeRegion;
     }
   }
