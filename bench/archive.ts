@@ -9,7 +9,7 @@
  * expiry (expirer → stream → mapping with the TTL filter → archiver) on a virtual clock, next to
  * the same path ending in a function that does nothing.
  *
- * Run: npm run bench (all benches) or npx tsx bench/archive.ts
+ * Run: npm run bench (all benches) or npm run bench -- archive (BENCH_TSX=1: through tsx)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

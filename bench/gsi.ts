@@ -9,7 +9,7 @@
  * - backfilling a GSI added with UpdateTable to a table of 100,000 items (until the index is
  *   ACTIVE and queryable), next to the time the same 100,000 items took to write; target ≤ 1 s.
  *
- * Run: npm run bench (all benches) or npx tsx bench/gsi.ts
+ * Run: npm run bench (all benches) or npm run bench -- gsi (BENCH_TSX=1: through tsx)
  */
 import { performance } from 'node:perf_hooks';
 import { Engine } from '../core/engine.js';

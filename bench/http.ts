@@ -7,19 +7,18 @@
  * to the other.
  *
  * The servers run from an esbuild bundle of `httpTargets.ts` (`dist/bench/`, rebuilt each run in
- * ~0.1 s), as `npm start` runs eddy from a bundle of the CLI: tsx's on-the-fly transform keeps
- * function names with a `__name(...)` call wherever a closure is created, which cost eddy
- * 1.5 µs per GetItem and 10 µs per Query in process (see bin/eddy.mjs).
+ * ~0.1 s), as `npm start` runs eddy from a bundle of the CLI (see bench/bundle.ts).
  *
- * Run: npm run bench (all benches) or npx tsx bench/http.ts
+ * Run: npm run bench (all benches) or npm run bench -- http (BENCH_TSX=1: through tsx)
  * Knobs: BENCH_HTTP_SECONDS (measured seconds per case and round, default 3),
  * BENCH_HTTP_WARMUP_MS (500), BENCH_HTTP_ROUNDS (2; the best round counts),
- * BENCH_HTTP_TSX=1 (run the servers through tsx instead of the bundle).
+ * BENCH_TSX=1 (run the servers through tsx instead of the bundle).
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleBench, PROJECT_ROOT, THROUGH_TSX, TSX_LOADER } from './bundle.js';
 import type { TargetName, TargetReady } from './httpTargets.js';
 import { jsonRequest, type LoadResult, runLoad, sendCount } from './loadGenerator.js';
 
@@ -72,33 +71,16 @@ function pin(pid: number, core: number): void {
   }
 }
 
-const TARGETS_SOURCE = fileURLToPath(new URL('./httpTargets.ts', import.meta.url));
-// Two levels below the root, like the CLI's bundle: packages resolve from the root node_modules.
-const TARGETS_BUNDLE = fileURLToPath(new URL('../dist/bench/httpTargets.mjs', import.meta.url));
-const THROUGH_TSX = process.env.BENCH_HTTP_TSX === '1';
-
-/** Bundles the target servers (eddy's code included, packages left as imports), as bin/eddy.mjs does. */
-async function bundleTargets(): Promise<void> {
-  await build({
-    entryPoints: [TARGETS_SOURCE],
-    outfile: TARGETS_BUNDLE,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    keepNames: false,
-    logLevel: 'warning',
-  });
-}
+const TARGETS_SOURCE = join(PROJECT_ROOT, 'bench', 'httpTargets.ts');
+let targetsBundle: string | undefined;
 
 async function startTarget(name: TargetName): Promise<{ child: ChildProcess; ready: TargetReady }> {
   const child = THROUGH_TSX
     ? fork(TARGETS_SOURCE, [name], {
-        execArgv: ['--import', new URL('../node_modules/tsx/dist/loader.mjs', import.meta.url).href],
+        execArgv: ['--import', TSX_LOADER],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       })
-    : fork(TARGETS_BUNDLE, [name], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    : fork(targetsBundle!, [name], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await new Promise<TargetReady>((resolve, reject) => {
     child.once('message', (message) => resolve(message as TargetReady));
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
@@ -188,7 +170,7 @@ const key = (target: TargetName, scenario: Scenario, concurrency: number) =>
  */
 async function measureAll(results: Results): Promise<boolean> {
   const started = new Map<TargetName, { child: ChildProcess; ready: TargetReady }>();
-  if (!THROUGH_TSX) await bundleTargets();
+  if (!THROUGH_TSX) targetsBundle = await bundleBench('httpTargets');
   try {
     for (const name of TARGETS) {
       const target = await startTarget(name);

@@ -4,7 +4,7 @@
  * the same run. Prints ops/s, the ratio to the baseline, and memory per item against the raw JSON
  * size of the items.
  *
- * Run: npm run bench (all benches) or npx tsx bench/inProcess.ts
+ * Run: npm run bench (all benches) or npm run bench -- inProcess (BENCH_TSX=1: through tsx)
  */
 import { Engine } from '../core/engine.js';
 import { toWireJson } from '../core/wire.js';

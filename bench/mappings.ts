@@ -9,7 +9,7 @@
  * - commit-to-invocation latency at a paced rate, p50/p99, next to a live `changes$` subscriber
  *   in the same run; target p50 ≤ 1 ms.
  *
- * Run: npm run bench (all benches) or npx tsx bench/mappings.ts
+ * Run: npm run bench (all benches) or npm run bench -- mappings (BENCH_TSX=1: through tsx)
  */
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBStreamEvent } from 'aws-lambda';

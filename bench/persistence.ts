@@ -10,7 +10,7 @@
  *   the restart from it in a fresh process (target ≤ 5 s); the restart from 200,000 log records
  *   alone (replay rate).
  *
- * Run: npm run bench (all benches) or npx tsx bench/persistence.ts
+ * Run: npm run bench (all benches) or npm run bench -- persistence (BENCH_TSX=1: through tsx)
  * Knobs: BENCH_PERSIST_SECONDS (3), BENCH_PERSIST_ROUNDS (2), BENCH_PERSIST_ITEMS (1,000,000).
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -24,6 +24,7 @@ import { EddyServer } from '../infra/host/server.js';
 import { Persistence } from '../infra/persistence/persistence.js';
 import { ReplayableClock } from '../infra/persistence/replayableClock.js';
 import { StreamsService } from '../streams/streamsApi/streamsService.js';
+import { TSX_LOADER } from './bundle.js';
 import { jsonRequest, runLoad, sendCount } from './loadGenerator.js';
 import { formatRate, printTable, type Row } from './support.js';
 
@@ -98,10 +99,11 @@ async function restartChild(dataDir: string): Promise<void> {
 }
 
 const here = fileURLToPath(import.meta.url);
-const loader = new URL('../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 
+/** The child runs this same file: through tsx when it is the source, as is when it is a bundle. */
 function child(args: string[]): ChildProcess {
-  return fork(here, args, { execArgv: ['--import', loader], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const execArgv = here.endsWith('.ts') ? ['--import', TSX_LOADER] : [];
+  return fork(here, args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
 function reply<T>(process: ChildProcess, message?: string): Promise<T> {

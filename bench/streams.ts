@@ -7,7 +7,7 @@
  * - commit-to-subscriber latency of `changes$` at a paced 20,000 writes/s, p50/p99/max;
  *   target p99 ≤ 1 ms.
  *
- * Run: npm run bench (all benches) or npx tsx bench/streams.ts
+ * Run: npm run bench (all benches) or npm run bench -- streams (BENCH_TSX=1: through tsx)
  */
 import { performance } from 'node:perf_hooks';
 import { Engine } from '../core/engine.js';

@@ -8,7 +8,7 @@
  * heap it costs per TTL'd item (run with --expose-gc for a clean figure), and a second drain
  * from that rebuilt index.
  *
- * Run: npm run bench (all benches) or node --expose-gc --import tsx bench/ttl.ts
+ * Run: npm run bench (all benches) or npm run bench -- ttl (BENCH_TSX=1: through tsx)
  */
 import { VirtualClock } from '../core/clock.js';
 import { Engine } from '../core/engine.js';
