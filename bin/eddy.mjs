@@ -54,7 +54,9 @@ async function bundle() {
 let entry;
 try {
   entry = await bundle();
-} catch {
+} catch (error) {
+  // Still runs (a read-only install, say), but says why it is slower to start and to answer.
+  process.stderr.write(`eddy: running the sources through tsx (could not bundle: ${error.message})\n`);
   entry = undefined;
 }
 if (entry === undefined) {

@@ -15,8 +15,8 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const eddy = (args: string[], entry?: string) => startEddy(args, directory, entry);
 
 describe('eddy serve (CLI)', () => {
-  it('prints the endpoint and a command to paste, serves, and exits 0 on SIGTERM', async () => {
-    const run = eddy(['serve', '--port', '0', '--no-config']);
+  it('prints the endpoint and a command to paste, serves, and exits 0 on SIGTERM (bin/eddy.mjs, as npm start runs it: from its bundle, nothing on stderr)', async () => {
+    const run = eddy(['serve', '--port', '0', '--no-config'], join(ROOT, 'bin', 'eddy.mjs'));
     const url = await listening(run);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(run.stdout).toContain(
