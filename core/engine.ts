@@ -137,6 +137,9 @@ export class Engine {
 
   /** The tables of one account and region (created on first use). */
   region(accountId = this.defaultAccountId, regionName = this.defaultRegion): Region {
+    // Every request asks: answer a repeat of the last pair without the two Map lookups.
+    const last = this.lastRegion;
+    if (last !== undefined && last.accountId === accountId && last.name === regionName) return last;
     let account = this.regions.get(accountId);
     if (account === undefined) {
       account = new Map();
@@ -147,8 +150,11 @@ export class Engine {
       region = new Region(accountId, regionName);
       account.set(regionName, region);
     }
+    this.lastRegion = region;
     return region;
   }
+
+  private lastRegion: Region | undefined;
 
   /** Every region that holds tables. */
   *allRegions(): Iterable<Region> {
@@ -187,10 +193,8 @@ export class Engine {
     if (definition === undefined) throw new UnknownOperationException();
     if (typeof input !== 'object' || input === null || Array.isArray(input))
       throw new SerializationException();
-    const request: RequestContext = {
-      accountId: context.accountId ?? this.defaultAccountId,
-      region: context.region ?? this.defaultRegion,
-    };
+    const accountId = context.accountId ?? this.defaultAccountId;
+    const regionName = context.region ?? this.defaultRegion;
     try {
       const deserialized = deserialize(input as Record<string, unknown>, definition.shape);
       const typedInput = deserialized.input;
@@ -207,13 +211,13 @@ export class Engine {
           throw error;
         }
       }
-      const actionContext: ActionContext = {
-        engine: this,
-        region: this.region(request.accountId, request.region),
-        request,
-      };
+      const actionContext = this.actionContext(accountId, regionName);
       const tableName = typedInput.TableName;
-      const before = typeof tableName === 'string' ? actionContext.region.tables.get(tableName) : undefined;
+      // Only control-plane operations that change tables need the table as it was.
+      const before =
+        definition.changesTables && typeof tableName === 'string'
+          ? actionContext.region.tables.get(tableName)
+          : undefined;
       const output = definition.execute(actionContext, typedInput, prepared);
       if (definition.changesTables) {
         const table = typeof tableName === 'string' ? actionContext.region.tables.get(tableName) : undefined;
@@ -228,6 +232,18 @@ export class Engine {
       throw new InternalServerError('Internal server error');
     }
   }
+
+  /** The context actions see: one per region, made once (it holds nothing per request). */
+  private actionContext(accountId: string, regionName: string): ActionContext {
+    const region = this.region(accountId, regionName);
+    const last = this.lastActionContext;
+    if (last !== undefined && last.region === region) return last;
+    const request: RequestContext = { accountId, region: regionName };
+    this.lastActionContext = { engine: this, region, request };
+    return this.lastActionContext;
+  }
+
+  private lastActionContext: ActionContext | undefined;
 
   /**
    * Finds a table for a data-plane call. Missing and CREATING tables answer
@@ -275,11 +291,14 @@ export class Engine {
     writes: readonly ItemWrite[],
     identity?: ServiceIdentity,
   ): ChangeEvent[] {
-    return this.commitAcross(
-      region,
-      writes.map((write) => ({ table, write })),
-      identity,
-    );
+    // The loop of commitAcross without an entry object per write (every single-item write
+    // comes here).
+    const commitId = ++this.commitCounter;
+    const at = this.clock.now();
+    const events: ChangeEvent[] = [];
+    for (const write of writes) this.apply(region, table, write, commitId, at, identity, events);
+    for (const event of events) this.emit(event);
+    return events;
   }
 
   /**
@@ -294,37 +313,50 @@ export class Engine {
     const commitId = ++this.commitCounter;
     const at = this.clock.now();
     const events: ChangeEvent[] = [];
-    for (const { table, write } of entries) {
-      const { key, previous, next } = write;
-      if (previous === undefined && next === undefined) continue;
-      if (previous !== undefined && next !== undefined && previous.sameAs(next)) continue;
-      if (next === undefined) table.items.delete(key.hashKey, key.rangeKey);
-      else table.items.set(key.hashKey, key.rangeKey, next);
-      const eventName = previous === undefined ? 'INSERT' : next === undefined ? 'REMOVE' : 'MODIFY';
-      const event = new ChangeEvent(
-        ++this.sequence,
-        commitId,
-        table.ref(region.accountId, region.name),
-        eventName,
-        key.keys,
-        `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`,
-        previous,
-        next,
-        at,
-        identity,
-      );
-      // TTL upkeep (streams spec §5.5): a single field check on tables without TTL.
-      if (table.expiryIndex !== undefined) table.expiryIndex.onCommit(write, event.itemKey);
+    for (const { table, write } of entries) this.apply(region, table, write, commitId, at, identity, events);
+    for (const event of events) this.emit(event);
+    return events;
+  }
+
+  /** Applies one write of a commit; pushes its event unless it changes nothing. */
+  private apply(
+    region: Region,
+    table: Table,
+    write: ItemWrite,
+    commitId: number,
+    at: number,
+    identity: ServiceIdentity | undefined,
+    events: ChangeEvent[],
+  ): void {
+    const { key, previous, next } = write;
+    if (previous === undefined && next === undefined) return;
+    if (previous !== undefined && next !== undefined && previous.sameAs(next)) return;
+    if (next === undefined) table.items.delete(key.hashKey, key.rangeKey);
+    else table.items.set(key.hashKey, key.rangeKey, next);
+    const eventName = previous === undefined ? 'INSERT' : next === undefined ? 'REMOVE' : 'MODIFY';
+    const event = new ChangeEvent(
+      ++this.sequence,
+      commitId,
+      table.ref(region.accountId, region.name),
+      eventName,
+      key.keys,
+      `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`,
+      previous,
+      next,
+      at,
+      identity,
+    );
+    // TTL upkeep (streams spec §5.5): a single field check on tables without TTL.
+    if (table.expiryIndex !== undefined) table.expiryIndex.onCommit(write, event.itemKey);
+    // Index upkeep has nothing to do on a table without indexes: skip making its two closures.
+    if (table.localSecondaryIndexes.size > 0 || table.globalSecondaryIndexes.size > 0)
       this.indexes.onWrite(
         table,
         write,
         () => event.oldImage,
         () => event.newImage,
       );
-      events.push(event);
-    }
-    for (const event of events) this.emit(event);
-    return events;
+    events.push(event);
   }
 
   private emit(event: ChangeEvent): void {

@@ -32,7 +32,7 @@ export function planPut(
   checkConditionOnStored(prepared.condition, previous, input.ReturnValuesOnConditionCheckFailure);
   return {
     table,
-    write: { key, previous, next: StoredItem.fromItem(input.Item, prepared.size), nextItem: input.Item },
+    write: { key, previous, next: new StoredItem(prepared.json, prepared.size), nextItem: input.Item },
   };
 }
 

@@ -105,10 +105,19 @@ export function checkExpressionParameters(
         : undefined
       : operation;
   if (rules === undefined) return;
-  const present = (member: string) => input[member] !== undefined && input[member] !== null;
   const expressions = rules.expressions ?? [];
-  const used = expressions.filter(present);
-  if (used.length > 0) {
+  // The usual request uses no expression parameter at all: find that out without closures or
+  // arrays (this check ran on every PutItem and GetItem).
+  let anyUsed = false;
+  for (const member of expressions) {
+    if (isPresent(input, member)) {
+      anyUsed = true;
+      break;
+    }
+  }
+  if (anyUsed) {
+    const present = (member: string) => isPresent(input, member);
+    const used = expressions.filter(present);
     // KeyConditions is only reported next to a KeyConditionExpression (spec §5.4.2).
     const legacy = (rules.legacy ?? []).filter(
       (member) => present(member) && (member !== 'KeyConditions' || present('KeyConditionExpression')),
@@ -120,17 +129,23 @@ export function checkExpressionParameters(
       );
     }
   }
-  if (present('ExpressionAttributeNames') && used.length === 0) {
+  if (!anyUsed && isPresent(input, 'ExpressionAttributeNames')) {
     throw new ValidationException('ExpressionAttributeNames can only be specified when using expressions');
   }
+  if (!isPresent(input, 'ExpressionAttributeValues')) return;
   const valueTaking = expressions.filter((member) => member !== 'ProjectionExpression');
-  if (valueTaking.length > 0 && present('ExpressionAttributeValues') && !valueTaking.some(present)) {
+  if (valueTaking.length > 0 && !valueTaking.some((member) => isPresent(input, member))) {
     throw new ValidationException(
       `ExpressionAttributeValues can only be specified when using expressions: ${valueTaking.join(' and ')} ${
         valueTaking.length > 1 ? 'are' : 'is'
       } null`,
     );
   }
+}
+
+function isPresent(input: Record<string, unknown>, member: string): boolean {
+  const value = input[member];
+  return value !== undefined && value !== null;
 }
 
 const NAME_KEY = /^#[A-Za-z0-9_]+$/;

@@ -1,7 +1,8 @@
 import { ValidationException } from '../errors/index.js';
 import { type ConditionExpression, checkExpressionParameters } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
-import { itemSize, MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { itemSizeOfEncoded, MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { encodeParsedItem } from '../store/itemCodec.js';
 import { attributeMap, expressionString, tableName } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
@@ -32,6 +33,8 @@ export const putItemShape: Record<string, Shape> = {
 export interface PreparedPut {
   condition: ConditionExpression | undefined;
   size: number;
+  /** The item's stored text (`encodeItem`). */
+  json: string;
 }
 
 /** Stateless checks of PutItem in the service's order (spec §8.2). */
@@ -39,7 +42,10 @@ export function validatePutItem(input: PutItemInput, deserialized: Deserialized)
   checkExpressionParameters('PutItem', input as unknown as Record<string, unknown>);
   throwAttributeProblem(deserialized, 'Item');
   checkReturnValuesAllOldOrNone(input.ReturnValues);
-  const size = itemSize(input.Item);
+  // The stored text is made here, not at the commit: its size measurement reuses it (see
+  // `itemSizeOfEncoded`). Encoding cannot fail, so nothing observable moves.
+  const json = encodeParsedItem(input.Item);
+  const size = itemSizeOfEncoded(input.Item, json);
   if (size > MAX_ITEM_SIZE) throw new ValidationException('Item size has exceeded the maximum allowed size');
-  return { condition: prepareWriteCondition(input, deserialized), size };
+  return { condition: prepareWriteCondition(input, deserialized), size, json };
 }

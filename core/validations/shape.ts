@@ -111,8 +111,37 @@ export function collectConstraintErrors(
   members: Record<string, Shape>,
 ): string[] {
   const errors: string[] = [];
-  checkMembers(input, members, '', errors);
+  if (!plainlyValid(input, members)) checkMembers(input, members, '', errors);
   return errors;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+const requiredNames = new WeakMap<Record<string, Shape>, string[]>();
+
+/**
+ * Whether a request certainly has no constraint error: every member it carries is valid at a
+ * glance and every required member is there. Looks at the few members a request carries rather
+ * than the dozen its operation declares (a PutItem carries 2 of 11). When unsure, the full
+ * ordered check runs, so the answer and its order are unchanged.
+ */
+function plainlyValid(input: Record<string, unknown>, members: Record<string, Shape>): boolean {
+  for (const name in input) {
+    if (!hasOwn.call(input, name)) continue;
+    const value = input[name];
+    if (value === undefined || value === null) continue;
+    const shape = hasOwn.call(members, name) ? members[name] : undefined;
+    if (shape === undefined || !alwaysValid(value, shape)) return false;
+  }
+  let required = requiredNames.get(members);
+  if (required === undefined) {
+    required = Object.keys(members).filter((name) => members[name]!.required);
+    requiredNames.set(members, required);
+  }
+  for (const name of required) {
+    const value = input[name];
+    if (value === undefined || value === null) return false;
+  }
+  return true;
 }
 
 const MAX_CONSTRAINT_ERRORS = 10;
@@ -123,11 +152,42 @@ function checkMembers(
   parent: string,
   errors: string[],
 ) {
-  for (const name of Object.keys(members)) {
+  // for-in: shape records are plain literals (own members only), and it makes no key array.
+  for (const name in members) {
     const shape = members[name]!;
+    const value = input[name];
+    // Most members are absent or trivially valid: skip them before building their path (these
+    // checks took ~10% of a GetItem, measured, mostly strings made for paths never printed).
+    if (value === undefined || value === null ? !shape.required : alwaysValid(value, shape)) continue;
     const path = parent === '' ? lowerFirst(name) : `${parent}.${lowerFirst(name)}`;
-    checkValue(input[name], shape, path, errors);
+    checkValue(value, shape, path, errors);
   }
+}
+
+/** Whether `checkValue` would find nothing wrong with a present value, decided without allocating. */
+function alwaysValid(value: unknown, shape: Shape): boolean {
+  switch (shape.kind) {
+    case 'string':
+      return satisfiesString(value as string, shape);
+    case 'attributeMap':
+      return shape.minLength === undefined && shape.maxLength === undefined;
+    case 'boolean':
+    case 'blob':
+    case 'attributeValue':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** `stringConstraintFailures(value, shape).length === 0`, without the array. */
+function satisfiesString(value: string, shape: StringShape): boolean {
+  return (
+    (shape.maxLength === undefined || value.length <= shape.maxLength) &&
+    (shape.minLength === undefined || value.length >= shape.minLength) &&
+    (shape.pattern === undefined || compiledPattern(shape.pattern).test(value)) &&
+    (shape.enum === undefined || shape.enum.includes(value))
+  );
 }
 
 function push(errors: string[], value: unknown, path: string, constraint: string) {

@@ -41,6 +41,17 @@ export function prepareWriteCondition(
   deserialized: Deserialized,
   update?: (scope: ExpressionScope) => void,
 ): ConditionExpression | undefined {
+  // No condition, names or values (most writes): nothing below can fail or return anything, so
+  // skip making a scope (two Sets) per request.
+  if (
+    update === undefined &&
+    input.Expected === undefined &&
+    input.ConditionExpression === undefined &&
+    input.ExpressionAttributeNames === undefined &&
+    input.ExpressionAttributeValues === undefined &&
+    !deserialized.attributeProblems.has('ExpressionAttributeValues')
+  )
+    return undefined;
   let condition: ConditionExpression | undefined;
   if (input.Expected !== undefined) {
     throwAttributeProblem(deserialized, 'Expected');
