@@ -131,6 +131,13 @@ function globalTieSuffix(table: Table, tableHash: string, tableRange: string | u
   const last = lastTie;
   if (last !== undefined && last.key === table.key && last.hash === tableHash && last.range === tableRange)
     return last.suffix;
+  const suffix = tieSuffix(table, tableHash, tableRange);
+  lastTie = { key: table.key, hash: tableHash, range: tableRange, suffix };
+  return suffix;
+}
+
+/** `globalTieSuffix` without the cache (for a caller that makes it once per change itself). */
+export function tieSuffix(table: Table, tableHash: string, tableRange: string | undefined): string {
   const { hash, range } = table.key;
   const suffix =
     TERMINATOR +
@@ -139,7 +146,6 @@ function globalTieSuffix(table: Table, tableHash: string, tableRange: string | u
     TERMINATOR +
     (range ? encodeKeyValue(range.type, tableRange!) : '');
   suffix.charCodeAt(suffix.length >> 1); // flatten once: it is appended to up to 2 keys per index
-  lastTie = { key: table.key, hash: tableHash, range: tableRange, suffix };
   return suffix;
 }
 

@@ -1,4 +1,4 @@
-import type { ChangeEvent } from '../changeEvent.js';
+import type { ChangeEvent, TableRef } from '../changeEvent.js';
 import type { Engine } from '../engine.js';
 import type { AttributeMap } from '../model/attributeValue.js';
 import type { Region } from '../store/region.js';
@@ -48,15 +48,44 @@ export class GlobalIndexWriter {
    * since deleted (or replaced by one of the same name) is ignored.
    */
   applyFeedChange(event: ChangeEvent): void {
-    const { accountId, region, tableName, tableId } = event.table;
+    this.applierOf(event.table)?.apply(event.oldItem, event.newItem);
+  }
+
+  /**
+   * `applyFeedChange` for each change in order, until one throws; returns how many were applied.
+   * Nothing else runs meanwhile, so each table is looked up once per call, not once per change
+   * (a region, a table and its GSIs' states: ~0.15 µs a change in bench/gsi.ts).
+   */
+  applyFeedChanges(changes: readonly { readonly change: ChangeEvent }[]): number {
+    let ref: TableRef | undefined;
+    let applier: GlobalIndexApplier | undefined;
+    let applied = 0;
+    try {
+      for (; applied < changes.length; applied++) {
+        const event = changes[applied]!.change;
+        if (event.table !== ref) {
+          ref = event.table;
+          applier = this.applierOf(ref);
+        }
+        applier?.apply(event.oldItem, event.newItem);
+      }
+    } catch {
+      // The caller reports this change and every later one as failed.
+    }
+    return applied;
+  }
+
+  /** The applier of a table's live GSIs; undefined when the table is gone (or replaced). */
+  private applierOf(ref: TableRef): GlobalIndexApplier | undefined {
+    const { accountId, region, tableName, tableId } = ref;
     const table = this.engine.region(accountId, region).tables.get(tableName);
-    if (table === undefined || table.tableId !== tableId) return;
+    if (table === undefined || table.tableId !== tableId) return undefined;
     const cached = this.cached(table);
     cached.applier ??= new GlobalIndexApplier(
       table,
       cached.indexes.filter((index) => index.status !== 'DELETING'),
     );
-    cached.applier.apply(event.oldItem, event.newItem);
+    return cached.applier;
   }
 
   /** What is kept of a table's GSIs, rebuilt when they (or their states) change. */

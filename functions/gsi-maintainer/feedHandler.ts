@@ -35,6 +35,11 @@ export interface FeedEvent<C = unknown> {
 export interface FeedIndexWriter<C = unknown> extends IndexWriter {
   /** Applies one change to every global index of its table. */
   applyFeedChange(change: C): void;
+  /**
+   * Optionally, the changes of a batch in order, until one fails: returns how many were applied
+   * (a writer that looks each table up once per batch rather than once per change).
+   */
+  applyFeedChanges?(changes: readonly FeedChange<C>[]): number;
 }
 
 function isFeedWriter(writer: IndexWriter): writer is FeedIndexWriter {
@@ -46,6 +51,12 @@ export async function feedHandler(event: FeedEvent, context: Context): Promise<D
   if (writer === undefined) throw new Error('gsi-maintainer: no indexWriter port');
   if (!isFeedWriter(writer)) throw new Error('gsi-maintainer: the indexWriter port takes no feed changes');
   const changes = event.Changes;
+  if (writer.applyFeedChanges !== undefined) {
+    const applied = writer.applyFeedChanges(changes);
+    return {
+      batchItemFailures: changes.slice(applied).map((failed) => ({ itemIdentifier: failed.sequenceNumber })),
+    };
+  }
   for (let i = 0; i < changes.length; i++) {
     try {
       writer.applyFeedChange(changes[i]!.change);

@@ -48,6 +48,24 @@ export function pendingRecord(record: FeedRecord, source: RecordSource): Pending
   };
 }
 
+/**
+ * A pending record of a mapping that invokes with its own event (`MappingRuntime.eventOf`: a
+ * built-in function taking the feed's changes through a typed port), not a Lambda payload: its
+ * bytes are the item texts the event refers to, which keeps a batch's volume bounded without
+ * measuring the keys by the item-size rules (`event.keysSize`: ~0.2 µs a change, profiled on
+ * bench/gsi.ts) for a figure no payload is checked against.
+ */
+export function portRecord(record: FeedRecord): PendingRecord {
+  const { event } = record;
+  return {
+    ordinal: record.ordinal,
+    event,
+    bytes: (event.newItem?.json.length ?? 0) + (event.oldItem?.json.length ?? 0),
+    built: undefined,
+    slot: -1,
+  };
+}
+
 /** The Lambda record of a pending record: the one built for filtering (once), else a new one. */
 export function lambdaRecordOf(record: PendingRecord, source: RecordSource): DynamoDBRecord {
   const built = record.built;

@@ -26,6 +26,7 @@ import {
   MAX_PAYLOAD_BYTES,
   type PendingRecord,
   pendingRecord,
+  portRecord,
   sequenceNumberOf,
 } from './records.js';
 import { type AttemptOutcome, classifyResult, type ResponseRules } from './responses.js';
@@ -105,7 +106,8 @@ export class ShardWork {
           this.wakeReader = undefined;
         };
       },
-      toRecord: (record) => pendingRecord(record, recordSource),
+      toRecord:
+        this.runtime.eventOf === undefined ? (record) => pendingRecord(record, recordSource) : portRecord,
       onScheduled: (scheduled) => {
         this.readScheduled = scheduled;
       },

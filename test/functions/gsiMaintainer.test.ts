@@ -201,6 +201,36 @@ describe('gsi-maintainer internal entry point (feedHandler)', () => {
     expect(indexCount()).toBe(1);
   });
 
+  it('hands a writer that takes whole batches the changes at once, reporting those it did not apply', async () => {
+    put({ UserId: { S: '1' }, GameTitle: { S: 'g' }, TopScore: { N: '1' } });
+    put({ UserId: { S: '2' }, GameTitle: { S: 'g' }, TopScore: { N: '2' } });
+    put({ UserId: { S: '3' }, GameTitle: { S: 'g' }, TopScore: { N: '3' } });
+    const real = new GlobalIndexWriter(engine);
+    // The index store fails on the second entry put: the batch stops there.
+    const entries = engine
+      .region()
+      .tables.get('GameScores')!
+      .globalSecondaryIndexes.get('GameTitleIndex')!.items;
+    const set = entries.set;
+    let sets = 0;
+    entries.set = function (this: typeof entries, ...args: Parameters<typeof set>) {
+      if (++sets === 2) throw new Error('index store unavailable');
+      return set.apply(this, args);
+    };
+    const changes = events.map(change);
+    const response = await createFeedHandler({ indexWriter: real })(
+      { Changes: changes },
+      lambdaContext() as never,
+    );
+    entries.set = set;
+    expect(response).toEqual({
+      batchItemFailures: changes.slice(1).map((failed) => ({ itemIdentifier: failed.sequenceNumber })),
+    });
+    expect(indexCount()).toBe(1);
+    expect(real.applyFeedChanges(changes.slice(1))).toBe(2);
+    expect(indexCount()).toBe(3);
+  });
+
   it('refuses to run without a writer that takes feed changes', async () => {
     const plain: IndexWriter = { globalIndexes: () => [], put: () => {}, remove: () => {} };
     await expect(
