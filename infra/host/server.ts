@@ -203,9 +203,14 @@ export class EddyServer {
       result = this.internalError(error);
     }
     if (result instanceof Promise) {
+      // An answer that waited (for the data directory's log write, say) is written as soon as it
+      // is ready: the wait already gathered it with the others released by the same log write, in
+      // one burst of microtasks before the event loop moves on. Queued for the next turn instead,
+      // it would wait one more loop iteration for nothing (bench/persistence.ts, PutItem at 16
+      // clients with --durability everysec: 0.68× → 0.89× of in memory).
       result.then(
-        (resolved) => this.write(response, resolved),
-        (error: unknown) => this.write(response, this.internalError(error)),
+        (resolved) => this.writeSafely(response, resolved),
+        (error: unknown) => this.writeSafely(response, this.internalError(error)),
       );
     } else {
       this.write(response, result);
@@ -235,18 +240,20 @@ export class EddyServer {
     const pending = this.pending;
     // Answers queued while flushing (none today: writing is synchronous) go to the next turn.
     this.pending = this.spare;
-    for (let i = 0; i < pending.length; i += 2) {
-      const response = pending[i] as ServerResponse;
-      try {
-        this.writeNow(response, pending[i + 1] as WireResponse);
-      } catch (error) {
-        // One answer node:http refuses must not hold back the others of the batch.
-        this.pipeline.logger.error({ err: error }, 'could not write a response');
-        response.destroy();
-      }
-    }
+    for (let i = 0; i < pending.length; i += 2)
+      this.writeSafely(pending[i] as ServerResponse, pending[i + 1] as WireResponse);
     pending.length = 0;
     this.spare = pending;
+  }
+
+  private writeSafely(response: ServerResponse, wire: WireResponse): void {
+    try {
+      this.writeNow(response, wire);
+    } catch (error) {
+      // One answer node:http refuses must not hold back the others of a batch.
+      this.pipeline.logger.error({ err: error }, 'could not write a response');
+      response.destroy();
+    }
   }
 
   private writeNow(response: ServerResponse, wire: WireResponse): void {
