@@ -1,3 +1,4 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,4 +49,13 @@ export async function bundleBench(name: string): Promise<string> {
     logLevel: 'warning',
   });
   return outfile;
+}
+
+/**
+ * Runs a bench file again in a child process with IPC (through tsx when it is the source, as is
+ * when it is a bundle), for a measurement that must not inherit this process's heap or JIT state.
+ */
+export function forkBench(file: string, args: readonly string[]): ChildProcess {
+  const execArgv = file.endsWith('.ts') ? ['--expose-gc', '--import', TSX_LOADER] : ['--expose-gc'];
+  return fork(file, args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }

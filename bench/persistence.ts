@@ -13,7 +13,7 @@
  * Run: npm run bench (all benches) or npm run bench -- persistence (BENCH_TSX=1: through tsx)
  * Knobs: BENCH_PERSIST_SECONDS (3), BENCH_PERSIST_ROUNDS (2), BENCH_PERSIST_ITEMS (1,000,000).
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ import { EddyServer } from '../infra/host/server.js';
 import { Persistence } from '../infra/persistence/persistence.js';
 import { ReplayableClock } from '../infra/persistence/replayableClock.js';
 import { StreamsService } from '../streams/streamsApi/streamsService.js';
-import { TSX_LOADER } from './bundle.js';
+import { forkBench } from './bundle.js';
 import { jsonRequest, runLoad, sendCount } from './loadGenerator.js';
 import { formatRate, printTable, type Row } from './support.js';
 
@@ -100,11 +100,8 @@ async function restartChild(dataDir: string): Promise<void> {
 
 const here = fileURLToPath(import.meta.url);
 
-/** The child runs this same file: through tsx when it is the source, as is when it is a bundle. */
-function child(args: string[]): ChildProcess {
-  const execArgv = here.endsWith('.ts') ? ['--import', TSX_LOADER] : [];
-  return fork(here, args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-}
+/** The child runs this same file. */
+const child = (args: string[]): ChildProcess => forkBench(here, args);
 
 function reply<T>(process: ChildProcess, message?: string): Promise<T> {
   return new Promise((resolve, reject) => {
