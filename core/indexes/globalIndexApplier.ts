@@ -95,7 +95,7 @@ export class GlobalIndexApplier {
       const wasIn = before !== undefined && inIndex(index, before);
       const isIn = after !== undefined && inIndex(index, after);
       if (!wasIn) {
-        if (isIn) this.put(index, after!, newItem!, undefined);
+        if (isIn) this.put(index, after!, newItem!, undefined, true);
         continue;
       }
       if (!isIn) {
@@ -112,9 +112,9 @@ export class GlobalIndexApplier {
       ) {
         // replace: the old entry goes, the new one comes (the same partition when the text is).
         const hashKey = this.remove(index, before!);
-        this.put(index, after!, newItem!, oldHash === newHash ? hashKey : undefined);
+        this.put(index, after!, newItem!, oldHash === newHash ? hashKey : undefined, true);
       } else if (this.projectionChanged(index, before!, after!)) {
-        this.put(index, after!, newItem!, undefined); // update: same key, new entry
+        this.put(index, after!, newItem!, undefined, false); // update: same key, new entry
       }
     }
   }
@@ -126,13 +126,23 @@ export class GlobalIndexApplier {
     return hashKey;
   }
 
-  /** Stores the row's entry in the index (under `hashKey` when the caller has it already). */
-  private put(index: CompiledIndex, row: StoredRow, item: StoredItem, hashKey: string | undefined): void {
+  /**
+   * Stores the row's entry in the index (under `hashKey` when the caller has it already); `fresh`
+   * when the entry key is new to the index unless a change is applied again (`storeEntry`).
+   */
+  private put(
+    index: CompiledIndex,
+    row: StoredRow,
+    item: StoredItem,
+    hashKey: string | undefined,
+    fresh: boolean,
+  ): void {
     storeEntry(
       index.index,
       hashKey ?? encodeKeyValue(index.hashType, row.scalar(index.hashField)),
       this.rangeKeyOf(index, row),
       this.entryOf(index, row, item),
+      fresh,
     );
   }
 

@@ -13,11 +13,14 @@ export function storeEntry(
   hashKey: string,
   rangeKey: string,
   entry: StoredItem,
+  fresh = false,
 ): void {
   rangeKey.charCodeAt(rangeKey.length >> 1);
   const items = index.items;
   const partitions = items.partitionCount;
-  items.set(hashKey, rangeKey, entry);
+  // `fresh`: the caller expects no entry under this key (see `ItemStore.insert`).
+  if (fresh) items.insert(hashKey, rangeKey, entry);
+  else items.set(hashKey, rangeKey, entry);
   // V8 copies substrings shorter than 13 characters; only longer ones can refer to a parent.
   if (hashKey.length >= 13 && items.partitionCount > partitions) {
     items.delete(hashKey, rangeKey);

@@ -15,7 +15,13 @@ import type { StoredItem } from './storedItem.js';
  *
  * Keys arrive encoded (`encodeKeyValue`): plain string comparison is the key order.
  */
-export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * The second test is `===`, not `>`: equally decisive for strings, and it answers at once when the
+ * lengths differ, where `>` scans the common prefix again. Index sort keys share long prefixes
+ * (a date, then the tie-breaker): a lookup and an insert into 33k-entry trees of such keys,
+ * ~0.76 -> ~0.66 µs (measured).
+ */
+export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a === b ? 0 : 1);
 
 /** What a `forRange` callback returns to stop the walk (one shared object, no allocation). */
 const STOP = { break: true };
@@ -122,6 +128,26 @@ export class ItemStore {
 
   partition(hashKey: string): Partition | undefined {
     return this.lookUp(hashKey);
+  }
+
+  /**
+   * `set` for an item expected to be new (an index entry under a key that just changed): one tree
+   * descent when it is, instead of a lookup for the item it replaces and then the insert (three
+   * when it was there after all). Into 33k-entry trees of bench/gsi.ts's index keys: ~0.66 ->
+   * ~0.44 µs an entry (measured).
+   */
+  insert(hashKey: string, rangeKey: string, item: StoredItem): StoredItem | undefined {
+    const partition = this.findPartition(hashKey);
+    if (
+      partition === undefined ||
+      partition.items === undefined ||
+      !partition.items.set(rangeKey, item, false)
+    )
+      return this.set(hashKey, rangeKey, item);
+    this.itemCount++;
+    this.byteCount += item.size;
+    partition.bytes += item.size;
+    return undefined;
   }
 
   /** Stores an item; returns the one it replaced. */

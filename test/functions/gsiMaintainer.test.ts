@@ -206,23 +206,24 @@ describe('gsi-maintainer internal entry point (feedHandler)', () => {
     put({ UserId: { S: '2' }, GameTitle: { S: 'g' }, TopScore: { N: '2' } });
     put({ UserId: { S: '3' }, GameTitle: { S: 'g' }, TopScore: { N: '3' } });
     const real = new GlobalIndexWriter(engine);
-    // The index store fails on the second entry put: the batch stops there.
+    // The index store fails on the second entry put: the batch stops there. (New entries are
+    // stored with `insert`, which falls back to `set` only for the partition's first entry.)
     const entries = engine
       .region()
       .tables.get('GameScores')!
       .globalSecondaryIndexes.get('GameTitleIndex')!.items;
-    const set = entries.set;
+    const insert = entries.insert;
     let sets = 0;
-    entries.set = function (this: typeof entries, ...args: Parameters<typeof set>) {
+    entries.insert = function (this: typeof entries, ...args: Parameters<typeof insert>) {
       if (++sets === 2) throw new Error('index store unavailable');
-      return set.apply(this, args);
+      return insert.apply(this, args);
     };
     const changes = events.map(change);
     const response = await createFeedHandler({ indexWriter: real })(
       { Changes: changes },
       lambdaContext() as never,
     );
-    entries.set = set;
+    entries.insert = insert;
     expect(response).toEqual({
       batchItemFailures: changes.slice(1).map((failed) => ({ itemIdentifier: failed.sequenceNumber })),
     });
