@@ -171,9 +171,7 @@ async function propagationLag(): Promise<number[]> {
     .region()
     .tables.get('GameScores')!
     .globalSecondaryIndexes.get('GameTitleIndex')!.items;
-  const set = entries.set;
-  entries.set = function (this: typeof entries, hashKey: string, rangeKey: string, entry: StoredItem) {
-    const previous = set.call(this, hashKey, rangeKey, entry);
+  const landed = (rangeKey: string) => {
     const now = performance.now();
     // The entry's sort key starts with its TopScore (the index sort key), order-preservingly encoded.
     const score = decodeKeyValue('N', entrySortValue(rangeKey));
@@ -182,6 +180,17 @@ async function propagationLag(): Promise<number[]> {
       committedAt.delete(score);
       if (measuring) lags.push(now - at);
     }
+  };
+  // New entries arrive by `insert`, moved or rewritten ones by `set` (which `insert` may call).
+  const { set, insert } = entries;
+  entries.set = function (this: typeof entries, hashKey: string, rangeKey: string, entry: StoredItem) {
+    const previous = set.call(this, hashKey, rangeKey, entry);
+    landed(rangeKey);
+    return previous;
+  };
+  entries.insert = function (this: typeof entries, hashKey: string, rangeKey: string, entry: StoredItem) {
+    const previous = insert.call(this, hashKey, rangeKey, entry);
+    landed(rangeKey);
     return previous;
   };
   try {
@@ -205,6 +214,7 @@ async function propagationLag(): Promise<number[]> {
     await run(LATENCY_SECONDS);
   } finally {
     entries.set = set;
+    entries.insert = insert;
     gsi.close();
   }
   return lags.sort((a, b) => a - b);
