@@ -18,12 +18,20 @@ export interface EddyProcess {
   readonly exited: Promise<number | null>;
 }
 
+/** Children still running: a test that fails before stopping its server must not leave it behind. */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Runs `eddy ...args` (or another entry script) in `cwd`, collecting what it prints. */
 export function startEddy(args: readonly string[], cwd: string, entry = CLI_ENTRY): EddyProcess {
   const child = spawn(process.execPath, ['--import', TSX_LOADER, entry, ...args], {
     cwd,
     env: { ...process.env, NODE_OPTIONS: '' },
   });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   const run: EddyProcess = {
     child,
     stdout: '',
