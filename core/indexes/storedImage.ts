@@ -2,6 +2,14 @@ import type { AttributeValue } from '../model/attributeValue.js';
 import { base64ByteLength } from '../model/binary.js';
 import { attributeValueSize } from '../model/itemSize.js';
 import { utf8Length } from '../model/utf8.js';
+import {
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  stringEnd,
+} from '../store/canonicalText.js';
 
 /**
  * Reading the attributes an index needs straight from a stored item's text.
@@ -18,27 +26,9 @@ import { utf8Length } from '../model/utf8.js';
  * JSON.parse of the text, plus ~1.9 µs to encode each INCLUDE entry again.
  */
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
 const LETTER_S = 83;
 const LETTER_N = 78;
 const LETTER_B = 66;
-
-/** Offset just past the JSON string literal whose opening quote is at `at`. */
-function stringEnd(json: string, at: number): number {
-  let end = json.indexOf('"', at + 1);
-  for (;;) {
-    // A quote preceded by an odd run of backslashes is escaped.
-    let backslashes = 0;
-    for (let i = end - 1; json.charCodeAt(i) === BACKSLASH; i--) backslashes++;
-    if ((backslashes & 1) === 0) return end + 1;
-    end = json.indexOf('"', end + 1);
-  }
-}
 
 /** Offset just past the JSON object or array starting at `at`. */
 function compositeEnd(json: string, at: number): number {

@@ -1,3 +1,12 @@
+import {
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  stringEnd,
+} from '../store/canonicalText.js';
+
 /**
  * Reads a top-level Number attribute straight from an item's canonical JSON text (see
  * `store/itemCodec.ts`) without decoding the item: the expiry index needs the TTL value of the
@@ -15,26 +24,7 @@ export function attributeNeedle(attributeName: string): string {
   return `${JSON.stringify(attributeName)}:`;
 }
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
 const NUMBER_PREFIX = '{"N":"';
-
-/** Index just past the closing quote of the string whose contents start at `from`. */
-function endOfString(json: string, from: number): number {
-  let at = from;
-  for (;;) {
-    const quote = json.indexOf('"', at);
-    if (quote === -1) return json.length;
-    let backslashes = 0;
-    for (let i = quote - 1; json.charCodeAt(i) === BACKSLASH; i--) backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-    at = quote + 1;
-  }
-}
 
 /**
  * Where the top-level key `needle` starts in `json`, or -1. Walks tokens from the start, so a
@@ -53,7 +43,7 @@ export function topLevelKeyAt(json: string, needle: string): number {
     }
     const code = json.charCodeAt(i);
     if (code === QUOTE) {
-      i = endOfString(json, i + 1);
+      i = stringEnd(json, i);
       // The match was inside this string: look for the next one after it.
       if (match < i) {
         match = json.indexOf(needle, i);
