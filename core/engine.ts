@@ -11,6 +11,7 @@ import {
 } from './errors/index.js';
 import { type GlobalIndexMode, IndexMaintenance } from './indexes/maintenance.js';
 import type { Item } from './model/attributeValue.js';
+import { itemKeyOf } from './model/keyCodec.js';
 import type { ActionContext, OperationDefinition, RequestContext } from './operation.js';
 import { Region } from './store/region.js';
 import type { StoredItem } from './store/storedItem.js';
@@ -340,7 +341,7 @@ export class Engine {
       table.ref(region.accountId, region.name),
       eventName,
       key.keys,
-      `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`,
+      itemKeyOf(key.hashKey, key.rangeKey),
       previous,
       next,
       at,

@@ -1,6 +1,7 @@
 import { type ConsumedCapacity, consumedCapacity, writeUnits } from '../capacity.js';
 import type { ItemWrite } from '../engine.js';
 import { ValidationException } from '../errors/index.js';
+import { itemKeyOf } from '../model/keyCodec.js';
 import { defineOperation } from '../operation.js';
 import { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
@@ -32,7 +33,7 @@ export const batchWriteItem = defineOperation({
         const key = request.PutRequest
           ? extractItemKey(request.PutRequest.Item, table.key)
           : extractKey(request.DeleteRequest!.Key, table.key);
-        const identity = `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`;
+        const identity = itemKeyOf(key.hashKey, key.rangeKey);
         if (seen.has(identity))
           throw new ValidationException('Provided list of item keys contains duplicates');
         seen.add(identity);

@@ -1,5 +1,6 @@
 import { type ConsumedCapacity, consumedCapacity, readUnits } from '../capacity.js';
 import { ValidationException } from '../errors/index.js';
+import { itemKeyOf } from '../model/keyCodec.js';
 import { defineOperation } from '../operation.js';
 import type { Table } from '../store/table.js';
 import { encodeKey } from '../validations/keys.js';
@@ -26,7 +27,7 @@ export const transactGetItems = defineOperation({
     const keys = input.TransactItems.map(({ Get }, index) => encodeKey(Get.Key, tables[index]!.key));
     const seen = new Set<string>();
     keys.forEach((key, index) => {
-      const identity = `${tables[index]!.name}\u0000${key.hashKey.length}:${key.hashKey}${key.rangeKey}`;
+      const identity = `${tables[index]!.name}\u0000${itemKeyOf(key.hashKey, key.rangeKey)}`;
       if (seen.has(identity))
         throw new ValidationException('Transaction request cannot include multiple operations on one item');
       seen.add(identity);

@@ -8,6 +8,7 @@ import {
   ValidationException,
 } from '../errors/index.js';
 import { itemSize, MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { itemKeyOf } from '../model/keyCodec.js';
 import { defineOperation } from '../operation.js';
 import type { Region } from '../store/region.js';
 import { StoredItem } from '../store/storedItem.js';
@@ -128,7 +129,7 @@ function checkDistinctItems(actions: PreparedAction[], tables: Table[]): void {
       if (error instanceof ValidationException) return;
       throw error;
     }
-    const identity = `${table.name}\u0000${key.hashKey.length}:${key.hashKey}${key.rangeKey}`;
+    const identity = `${table.name}\u0000${itemKeyOf(key.hashKey, key.rangeKey)}`;
     if (seen.has(identity))
       throw new ValidationException('Transaction request cannot include multiple operations on one item');
     seen.add(identity);

@@ -150,3 +150,12 @@ export function segmentOf(prefix: string, totalSegments: number): number {
     segment++;
   return segment;
 }
+
+/**
+ * An item's identity within its table, from its encoded key values: what `ChangeEvent.itemKey`
+ * carries (shards and mapping lanes are chosen by it) and what batches and transactions compare
+ * to find one item named twice. The length prefix keeps (`ab`, `c`) and (`a`, `bc`) apart.
+ */
+export function itemKeyOf(hashKey: string, rangeKey: string): string {
+  return `${hashKey.length}:${hashKey}${rangeKey}`;
+}

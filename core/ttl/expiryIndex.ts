@@ -1,4 +1,5 @@
 import type { ItemWrite } from '../engine.js';
+import { itemKeyOf } from '../model/keyCodec.js';
 import { BTree } from '../store/btree.js';
 import { compareStrings } from '../store/itemStore.js';
 import type { StoredItem } from '../store/storedItem.js';
@@ -72,11 +73,6 @@ export function expiryKey(at: number, itemKey: string): string {
 
 export function parseExpiryKey(key: string): ExpiryEntry {
   return { at: decodeExpiry(key), itemKey: key.slice(8) };
-}
-
-/** The item key of an encoded table key, in the format of `ChangeEvent.itemKey`. */
-export function itemKeyOf(hashKey: string, rangeKey: string): string {
-  return `${hashKey.length}:${hashKey}${rangeKey}`;
 }
 
 /** The encoded hash and range keys of an item key. */

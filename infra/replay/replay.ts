@@ -10,6 +10,7 @@ import { loadHandler } from '../functions/handlerModule.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
 import { createHostLogger } from '../host/logger.js';
 import { provisionTables, TableSetupError } from '../host/provision.js';
+import { streamSettings } from '../stack/streamSettings.js';
 import { type RecordedChange, recordedChange } from './recordedChange.js';
 import { RecordedIdentities } from './recordedIdentities.js';
 import { type RecordedRecord, ReplayInputError } from './recordFile.js';
@@ -304,15 +305,6 @@ function readChanges(records: readonly RecordedRecord[], file: string): Recorded
     previousAt = change.at;
     return change;
   });
-}
-
-function streamSettings(config: EddyConfig) {
-  const streams = config.streams ?? {};
-  return {
-    ...(streams.shardCount === undefined ? {} : { shardCount: streams.shardCount }),
-    ...(streams.rolloverPeriod === undefined ? {} : { rolloverPeriod: streams.rolloverPeriod }),
-    ...(streams.retention === undefined ? {} : { retention: streams.retention }),
-  };
 }
 
 function messageOf(error: unknown): string {

@@ -2,6 +2,7 @@ import { ChangeEvent, type ChangeListener } from '../../core/changeEvent.js';
 import type { Clock } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
 import { DynamoDbError } from '../../core/errors/index.js';
+import { itemKeyOf } from '../../core/model/keyCodec.js';
 import type { Region } from '../../core/store/region.js';
 import { StoredItem } from '../../core/store/storedItem.js';
 import type { Table } from '../../core/store/table.js';
@@ -98,7 +99,7 @@ export class ReplaySource implements ChangeSource {
       // The item key exactly as the engine's commit point encodes it (core/engine.ts
       // `commitAcross`): shards and ParallelizationFactor lanes are chosen by it, so one item's
       // records land on one shard and one lane, in order, as they would behind a live table.
-      `${key.hashKey.length}:${key.hashKey}${key.rangeKey}`,
+      itemKeyOf(key.hashKey, key.rangeKey),
       change.oldImage === undefined ? undefined : StoredItem.fromItem(change.oldImage),
       change.newImage === undefined ? undefined : StoredItem.fromItem(change.newImage),
       this.engine.clock.now(),

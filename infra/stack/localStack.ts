@@ -20,6 +20,7 @@ import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.j
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
 import { durableFunctions } from './durableFunctions.js';
 import { bindingUuid, MappingCheckpoints } from './mappingCheckpoints.js';
+import { streamSettings } from './streamSettings.js';
 
 /**
  * The local stack: everything a project's config declares, wired as DESIGN §1 draws it. The
@@ -419,15 +420,6 @@ function openDataDir(engine: Engine, streams: StreamsService, dataDir: DataDirOp
     ...(dataDir.snapshotInterval === undefined ? {} : { snapshotInterval: dataDir.snapshotInterval }),
     logger,
   });
-}
-
-function streamSettings(config: EddyConfig) {
-  const streams = config.streams ?? {};
-  return {
-    ...(streams.shardCount === undefined ? {} : { shardCount: streams.shardCount }),
-    ...(streams.rolloverPeriod === undefined ? {} : { rolloverPeriod: streams.rolloverPeriod }),
-    ...(streams.retention === undefined ? {} : { retention: streams.retention }),
-  };
 }
 
 function resolvePath(base: string, path: string): string {

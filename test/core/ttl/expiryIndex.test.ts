@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../core/engine.js';
+import { itemKeyOf } from '../../../core/model/keyCodec.js';
 import { StoredItem } from '../../../core/store/storedItem.js';
 import {
   ExpiryIndex,
   encodeExpiry,
-  itemKeyOf,
   parseExpiryKey,
   splitItemKey,
   syncExpiryIndex,
