@@ -53,19 +53,24 @@ export class IndexMaintenance {
 
   constructor(public mode: GlobalIndexMode) {}
 
-  /** Applies a committed write to the indexes the engine maintains itself. */
+  /**
+   * Whether a write to `table` touches an index the engine maintains itself (its LSIs, and its
+   * GSIs unless the gsi-maintainer keeps them): the commit point calls `onWrite` only then.
+   */
+  maintainsOnWrite(table: Table): boolean {
+    return (
+      table.localSecondaryIndexes.size > 0 ||
+      (this.mode !== 'external' && table.globalSecondaryIndexes.size > 0)
+    );
+  }
+
+  /** Applies a committed write to the indexes the engine maintains itself (`maintainsOnWrite`). */
   onWrite(
     table: Table,
     write: ItemWrite,
     oldImage: () => Item | undefined,
     newImage: () => Item | undefined,
   ): void {
-    if (
-      table.localSecondaryIndexes.size === 0 &&
-      (this.mode === 'external' || table.globalSecondaryIndexes.size === 0)
-    ) {
-      return;
-    }
     const before = oldImage();
     const after = newImage();
     for (const index of table.localSecondaryIndexes.values())
