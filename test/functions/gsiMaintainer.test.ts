@@ -11,6 +11,7 @@ import { createHandler, handler, recordHandler, tableArnOf } from '../../functio
 import { injectPorts, providePorts } from '../../functions/shared/middlewares/injectPorts.js';
 import type { IndexWriter } from '../../functions/shared/ports.js';
 import { lambdaContext, recordOf, streamEvent } from '../helpers/events.js';
+import { gameScoresTable } from '../helpers/tables.js';
 
 let engine: Engine;
 let events: ChangeEvent[];
@@ -18,29 +19,10 @@ let events: ChangeEvent[];
 beforeEach(() => {
   // External mode: only the gsi-maintainer writes global indexes.
   engine = new Engine({ globalIndexes: 'external' });
-  engine.execute('CreateTable', {
-    TableName: 'GameScores',
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [
-      { AttributeName: 'UserId', AttributeType: 'S' },
-      { AttributeName: 'GameTitle', AttributeType: 'S' },
-      { AttributeName: 'TopScore', AttributeType: 'N' },
-    ],
-    KeySchema: [
-      { AttributeName: 'UserId', KeyType: 'HASH' },
-      { AttributeName: 'GameTitle', KeyType: 'RANGE' },
-    ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: 'GameTitleIndex',
-        KeySchema: [
-          { AttributeName: 'GameTitle', KeyType: 'HASH' },
-          { AttributeName: 'TopScore', KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['Wins'] },
-      },
-    ],
-  });
+  engine.execute(
+    'CreateTable',
+    gameScoresTable({ projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['Wins'] } }),
+  );
   events = [];
   engine.onCommit((event) => events.push(event));
 });

@@ -37,5 +37,37 @@ export function addTable(
   return table;
 }
 
+/**
+ * CreateTable input of the seed's GameScores table (global-secondary-indexes.txt): key UserId +
+ * GameTitle, and a GSI on GameTitle + TopScore (GameTitleIndex, KEYS_ONLY, unless told).
+ */
+export function gameScoresTable(
+  options: { tableName?: string; indexName?: string; projection?: Record<string, unknown> } = {},
+) {
+  return {
+    TableName: options.tableName ?? 'GameScores',
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      { AttributeName: 'UserId', AttributeType: 'S' },
+      { AttributeName: 'GameTitle', AttributeType: 'S' },
+      { AttributeName: 'TopScore', AttributeType: 'N' },
+    ],
+    KeySchema: [
+      { AttributeName: 'UserId', KeyType: 'HASH' },
+      { AttributeName: 'GameTitle', KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: options.indexName ?? 'GameTitleIndex',
+        KeySchema: [
+          { AttributeName: 'GameTitle', KeyType: 'HASH' },
+          { AttributeName: 'TopScore', KeyType: 'RANGE' },
+        ],
+        Projection: options.projection ?? { ProjectionType: 'KEYS_ONLY' },
+      },
+    ],
+  };
+}
+
 // test/core/indexes imports these from here; the other suites take them from ./errors.js.
 export { serialization, validation, wireError } from './errors.js';

@@ -1,34 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../core/engine.js';
-import { validation, wireError } from '../../helpers/tables.js';
+import { gameScoresTable, validation, wireError } from '../../helpers/tables.js';
 
 /** The seed global-secondary-indexes.txt: GameScores and its GameTitleIndex. */
 let engine: Engine;
 
 function createGameScores(projection: Record<string, unknown> = { ProjectionType: 'KEYS_ONLY' }) {
-  engine.execute('CreateTable', {
-    TableName: 'GameScores',
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [
-      { AttributeName: 'UserId', AttributeType: 'S' },
-      { AttributeName: 'GameTitle', AttributeType: 'S' },
-      { AttributeName: 'TopScore', AttributeType: 'N' },
-    ],
-    KeySchema: [
-      { AttributeName: 'UserId', KeyType: 'HASH' },
-      { AttributeName: 'GameTitle', KeyType: 'RANGE' },
-    ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: 'GameTitleIndex',
-        KeySchema: [
-          { AttributeName: 'GameTitle', KeyType: 'HASH' },
-          { AttributeName: 'TopScore', KeyType: 'RANGE' },
-        ],
-        Projection: projection,
-      },
-    ],
-  });
+  engine.execute('CreateTable', gameScoresTable({ projection }));
 }
 
 function score(userId: string, title: string, topScore?: string, extra: Record<string, unknown> = {}) {

@@ -3,6 +3,7 @@ import { VirtualClock } from '../../../core/clock.js';
 import { Engine } from '../../../core/engine.js';
 import { startGsiMaintainer } from '../../../infra/functions/gsiMaintainer.js';
 import { ChangeLog } from '../../../streams/changeLog.js';
+import { gameScoresTable } from '../../helpers/tables.js';
 
 /**
  * The gsi-maintainer as an internal mapping: after `engine.settled()` every GSI equals the index
@@ -11,31 +12,12 @@ import { ChangeLog } from '../../../streams/changeLog.js';
 
 const START = Date.UTC(2026, 0, 1);
 
-function scores(name: string) {
-  return {
-    TableName: name,
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [
-      { AttributeName: 'UserId', AttributeType: 'S' },
-      { AttributeName: 'GameTitle', AttributeType: 'S' },
-      { AttributeName: 'TopScore', AttributeType: 'N' },
-    ],
-    KeySchema: [
-      { AttributeName: 'UserId', KeyType: 'HASH' },
-      { AttributeName: 'GameTitle', KeyType: 'RANGE' },
-    ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: 'ByGame',
-        KeySchema: [
-          { AttributeName: 'GameTitle', KeyType: 'HASH' },
-          { AttributeName: 'TopScore', KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['Wins'] },
-      },
-    ],
-  };
-}
+const scores = (name: string) =>
+  gameScoresTable({
+    tableName: name,
+    indexName: 'ByGame',
+    projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['Wins'] },
+  });
 
 /** mulberry32, seeded. */
 function random(seed: number): () => number {
