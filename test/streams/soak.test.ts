@@ -2,6 +2,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { BehaviorSubject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { changes$ } from '../../streams/changes.js';
+import { seededRandom as random } from '../helpers/random.js';
 import { createTable, fixture } from './helpers.js';
 
 /**
@@ -12,18 +13,6 @@ import { createTable, fixture } from './helpers.js';
 const WRITES = 200_000;
 const KEYS = 1_000;
 const CHUNK = 2_000;
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Reader {
   readonly name: string;

@@ -3,6 +3,7 @@ import { VirtualClock } from '../../../core/clock.js';
 import { Engine } from '../../../core/engine.js';
 import { startGsiMaintainer } from '../../../infra/functions/gsiMaintainer.js';
 import { ChangeLog } from '../../../streams/changeLog.js';
+import { seededRandom as random } from '../../helpers/random.js';
 import { gameScoresTable } from '../../helpers/tables.js';
 
 /**
@@ -18,18 +19,6 @@ const scores = (name: string) =>
     indexName: 'ByGame',
     projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['Wins'] },
   });
-
-/** mulberry32, seeded. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomWrite(next: () => number, table: string): [string, Record<string, unknown>] {
   const Key = {

@@ -1,6 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { ordinalOf } from '../../../streams/sequenceNumber.js';
+import { seededRandom as random } from '../../helpers/random.js';
 import { mappingFixture } from './helpers.js';
 
 /**
@@ -12,18 +13,6 @@ import { mappingFixture } from './helpers.js';
 const WRITES = 50_000;
 const KEYS = 500;
 const DLQ = 'arn:aws:sqs:us-east-1:000000000000:chaos-dlq';
-
-/** mulberry32: seeded, so a failure replays. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('chaos', () => {
   it('handles 50,000 writes over 500 keys at least once, in per-key order, losing nothing', async () => {
