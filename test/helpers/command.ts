@@ -13,8 +13,28 @@ export interface CommandRun {
  * CliIo collecting the lines. Commander's own failures (unknown option, bad value) come back as
  * their exit code, as `main.ts` turns them into one.
  */
-export async function runCommand(
+export function runCommand(
   addCommand: (program: Command, io: CliIo) => unknown,
+  args: readonly string[],
+  cwd: string,
+): Promise<CommandRun> {
+  return runProgram(
+    (io) => {
+      const program = new Command('eddy').exitOverride().configureOutput({
+        writeOut: (text) => io.print(text.trimEnd()),
+        writeErr: (text) => io.printError(text.trimEnd()),
+      });
+      addCommand(program, io);
+      return program;
+    },
+    args,
+    cwd,
+  );
+}
+
+/** Runs `args` on the program `build` makes, with a fake CliIo collecting what it prints. */
+export async function runProgram(
+  build: (io: CliIo) => Command,
   args: readonly string[],
   cwd: string,
 ): Promise<CommandRun> {
@@ -29,11 +49,7 @@ export async function runCommand(
       code = exitCode;
     },
   };
-  const program = new Command('eddy').exitOverride().configureOutput({
-    writeOut: (text) => io.print(text.trimEnd()),
-    writeErr: (text) => io.printError(text.trimEnd()),
-  });
-  addCommand(program, io);
+  const program = build(io);
   try {
     await program.parseAsync([...args], { from: 'user' });
   } catch (error) {

@@ -3,14 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { Command } from 'commander';
-import { addEventCommand } from '../../infra/cli/commands/event.js';
-import { addInvokeCommand } from '../../infra/cli/commands/invoke.js';
-import { addRecordCommand } from '../../infra/cli/commands/record.js';
-import { type CliIo, createProgram } from '../../infra/cli/program.js';
+import { createProgram } from '../../infra/cli/program.js';
 import type { EddyConfig, TableConfig } from '../../infra/config.js';
 import { createHostLogger } from '../../infra/host/logger.js';
 import { LocalStack, type StackOptions } from '../../infra/stack/localStack.js';
+import { type CommandRun, runProgram } from '../helpers/command.js';
 
 const directories: string[] = [];
 
@@ -52,37 +49,10 @@ export async function serveStack(config: EddyConfig, options: StackOptions = {})
   return { stack, url };
 }
 
-export interface CliRun {
-  readonly out: string[];
-  readonly err: string[];
-  readonly code: number;
-}
+export type CliRun = CommandRun;
 
-/** Runs `eddy ...args` in process with the replay commands registered (if program.ts does not yet). */
-export async function eddy(cwd: string, ...args: string[]): Promise<CliRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  let code = 0;
-  const io: CliIo = {
-    print: (line) => out.push(line),
-    printError: (line) => err.push(line),
-    cwd,
-    exit: (exitCode) => {
-      code = exitCode;
-    },
-  };
-  const program = createProgram(io);
-  register(program, io);
-  await program.parseAsync(args, { from: 'user' });
-  return { out, err, code };
-}
-
-function register(program: Command, io: CliIo): void {
-  const has = (name: string) => program.commands.some((command) => command.name() === name);
-  if (!has('record')) addRecordCommand(program, io, { onInterrupt: () => () => {} });
-  if (!has('invoke')) addInvokeCommand(program, io);
-  if (!has('event')) addEventCommand(program, io);
-}
+/** Runs `eddy ...args` in process: the whole program, with the replay commands. */
+export const eddy = (cwd: string, ...args: string[]): Promise<CliRun> => runProgram(createProgram, args, cwd);
 
 /**
  * The writes the tests record: six orders inserted, three modified, two deleted. Returns each
