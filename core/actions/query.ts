@@ -3,8 +3,8 @@ import { keyConditionsToParts } from '../expressions/index.js';
 import { type AttributeMap, getAttribute } from '../model/attributeValue.js';
 import { encodeKeyValue } from '../model/keyCodec.js';
 import { defineOperation } from '../operation.js';
+import type { IndexEntry } from '../store/indexEntry.js';
 import type { Partition } from '../store/itemStore.js';
-import type { StoredItem } from '../store/storedItem.js';
 import type { KeyShape } from '../store/table.js';
 import { type QueryInput, queryShape, validateQuery } from '../validations/query.js';
 import type { PreparedReadRequest } from '../validations/readRequest.js';
@@ -107,14 +107,14 @@ function beforeLower(range: KeyRange, value: string): boolean {
 /** The partition's entries within the range, forward or reversed, strictly after `after`. */
 function* partitionEntries(
   target: ReadTarget,
-  partition: Partition | undefined,
+  partition: Partition<IndexEntry> | undefined,
   range: KeyRange,
   forward: boolean,
   after: string | undefined,
   fetchFromTable: boolean,
 ): Generator<PageEntry> {
   if (partition === undefined) return;
-  const entry = (rangeKey: string, stored: StoredItem) =>
+  const entry = (rangeKey: string, stored: IndexEntry) =>
     pageEntry(target, partition.hashKey, rangeKey, stored, fetchFromTable);
   if (!partition.items) {
     if (partition.single && after === undefined) yield entry('', partition.single);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ScalarKeyType } from '../model/attributeValue.js';
 import { partitionScanKey } from '../model/keyCodec.js';
+import type { IndexEntry } from '../store/indexEntry.js';
 import { ItemStore } from '../store/itemStore.js';
 import type { Region } from '../store/region.js';
 import {
@@ -79,8 +80,8 @@ export function warmOf(value: WarmThroughputInput | undefined): WarmThroughputSt
  * Index entries: partitions by index hash key, in the service's hash order for Scan; every entry
  * has a sort key (index sort value ‖ table-key tie-breaker, core/indexes/entryKey.ts).
  */
-function indexItemStore(hashType: ScalarKeyType): ItemStore {
-  return new ItemStore(true, (hashKey) => partitionScanKey(hashType, hashKey));
+function indexItemStore(hashType: ScalarKeyType): ItemStore<IndexEntry> {
+  return new ItemStore<IndexEntry>(true, (hashKey) => partitionScanKey(hashType, hashKey));
 }
 
 /** An LSI: keyed like the table's partition, ACTIVE with the table (LSIs show no IndexStatus). */

@@ -1,10 +1,12 @@
 import { attributeValuesEqual } from '../model/compare.js';
 import { encodeKeyValue } from '../model/keyCodec.js';
 import { utf8Length } from '../model/utf8.js';
-import { StoredItem } from '../store/storedItem.js';
+import { type IndexEntry, ProjectedEntry } from '../store/indexEntry.js';
+import type { StoredItem } from '../store/storedItem.js';
 import type { SecondaryIndex, Table } from '../store/table.js';
 import { escapePart, fits, tieSuffix } from './entryKey.js';
 import { sameKeyValue } from './indexChange.js';
+import { MemberProjection } from './memberProjection.js';
 import { projectedNamesOf } from './projection.js';
 import { ImageFields, StoredRow, scalarTypeCode } from './storedImage.js';
 import { storeEntry } from './storeEntry.js';
@@ -166,33 +168,19 @@ export class GlobalIndexApplier {
     return false;
   }
 
-  /** The stored entry of the row's item: the item itself for ALL, else its projected members. */
-  private entryOf(index: CompiledIndex, row: StoredRow, item: StoredItem): StoredItem {
+  /**
+   * The entry of the row's item: the item itself for ALL, else a reference to it with the
+   * projected members' size (`ProjectedEntry`: their text is cut when the entry is read).
+   */
+  private entryOf(index: CompiledIndex, row: StoredRow, item: StoredItem): IndexEntry {
     const projected = index.projected;
     if (projected === undefined) return item;
-    const { json, order, starts, ends } = row;
-    // Members in text order (canonical order); adjacent ones are cut as one run.
-    let text = '{';
     let size = 0;
-    let runStart = -1;
-    let runEnd = -1;
     for (let i = 0; i < row.count; i++) {
-      const field = order[i]!;
-      if (!projected[field]) continue;
-      size += this.nameBytes[field]! + row.valueSize(field);
-      if (runEnd !== -1 && starts[field] === runEnd + 1) {
-        runEnd = ends[field]!;
-        continue;
-      }
-      if (runEnd !== -1) text += (text.length > 1 ? ',' : '') + json.slice(runStart, runEnd);
-      runStart = starts[field]!;
-      runEnd = ends[field]!;
+      const field = row.order[i]!;
+      if (projected[field]) size += this.nameBytes[field]! + row.valueSize(field);
     }
-    if (runEnd !== -1) text += (text.length > 1 ? ',' : '') + json.slice(runStart, runEnd);
-    text += '}';
-    // Flatten the concatenation (the entry lives as long as the index; see `encodeItem`).
-    text.charCodeAt(text.length >> 1);
-    return new StoredItem(text, size);
+    return new ProjectedEntry(item, index.projection!, size);
   }
 }
 
@@ -240,6 +228,8 @@ interface CompiledIndex {
   readonly rangeCode: number;
   /** Whether each field is in the entry; undefined for ALL. */
   readonly projected: readonly boolean[] | undefined;
+  /** How a read cuts the entry from the item's text; undefined for ALL. */
+  readonly projection: MemberProjection | undefined;
   /** The projected fields (non-ALL). */
   readonly projectedFields: readonly number[];
 }
@@ -262,8 +252,24 @@ function compile(index: SecondaryIndex, table: Table, fields: ImageFields): Comp
     rangeType: range?.type,
     rangeCode: range ? scalarTypeCode(range.type) : 0,
     projected,
+    projection: names === undefined ? undefined : memberProjectionOf(index, names),
     projectedFields,
   };
+}
+
+/**
+ * One projection per index, shared by every applier of it (an applier is made per table and set
+ * of indexes, and per backfill), so entries written by any of them cut their text alike.
+ */
+const memberProjections = new WeakMap<SecondaryIndex, MemberProjection>();
+
+function memberProjectionOf(index: SecondaryIndex, names: Iterable<string>): MemberProjection {
+  let projection = memberProjections.get(index);
+  if (projection === undefined) {
+    projection = new MemberProjection(names);
+    memberProjections.set(index, projection);
+  }
+  return projection;
 }
 
 /**

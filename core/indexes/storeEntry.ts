@@ -1,4 +1,4 @@
-import type { StoredItem } from '../store/storedItem.js';
+import type { IndexEntry } from '../store/indexEntry.js';
 import type { SecondaryIndex } from '../store/table.js';
 
 /**
@@ -12,7 +12,7 @@ export function storeEntry(
   index: SecondaryIndex,
   hashKey: string,
   rangeKey: string,
-  entry: StoredItem,
+  entry: IndexEntry,
   fresh = false,
 ): void {
   rangeKey.charCodeAt(rangeKey.length >> 1);

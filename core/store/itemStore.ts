@@ -1,6 +1,11 @@
 import { BTree } from './btree.js';
 import type { StoredItem } from './storedItem.js';
 
+/** What a store holds: anything with a size by the item-size rules (items, index entries). */
+export interface Sized {
+  readonly size: number;
+}
+
 /**
  * The items of a table (or an index), held so that every access has a known cost:
  *
@@ -26,11 +31,11 @@ export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a 
 /** What a `forRange` callback returns to stop the walk (one shared object, no allocation). */
 const STOP = { break: true };
 
-export class Partition {
+export class Partition<V extends Sized = StoredItem> {
   /** Composite tables: the partition's items by encoded sort key. */
-  readonly items: BTree<string, StoredItem> | undefined;
+  readonly items: BTree<string, V> | undefined;
   /** Hash-only tables: the partition's single item. */
-  single: StoredItem | undefined;
+  single: V | undefined;
   /** Sum of the partition's item sizes (an item collection's size, for ItemCollectionMetrics). */
   bytes = 0;
 
@@ -41,7 +46,7 @@ export class Partition {
     readonly hashKey: string,
     composite: boolean,
   ) {
-    this.items = composite ? new BTree<string, StoredItem>(undefined, compareStrings) : undefined;
+    this.items = composite ? new BTree<string, V>(undefined, compareStrings) : undefined;
   }
 
   get size(): number {
@@ -55,15 +60,15 @@ export interface ScanPosition {
   rangeKey: string;
 }
 
-export interface ScanEntry {
-  partition: Partition;
+export interface ScanEntry<V extends Sized = StoredItem> {
+  partition: Partition<V>;
   rangeKey: string;
-  item: StoredItem;
+  item: V;
 }
 
-export class ItemStore {
-  private readonly partitions = new Map<string, Partition>();
-  private readonly scanOrder = new BTree<string, Partition>(undefined, compareStrings);
+export class ItemStore<V extends Sized = StoredItem> {
+  private readonly partitions = new Map<string, Partition<V>>();
+  private readonly scanOrder = new BTree<string, Partition<V>>(undefined, compareStrings);
   /**
    * Partitions created since the last scan, not yet placed in `scanOrder`, oldest first, from
    * index `unplacedFrom`. An array, not a Set: a push per new partition instead of a Set insert
@@ -71,7 +76,7 @@ export class ItemStore {
    * skipped when met (it is empty: a partition leaves the map when its last item goes, and a
    * key written again gets a new one); `unplacedLive` counts the others.
    */
-  private unplaced: Partition[] = [];
+  private unplaced: Partition<V>[] = [];
   private unplacedFrom = 0;
   private unplacedLive = 0;
   private itemCount = 0;
@@ -106,27 +111,27 @@ export class ItemStore {
   // key, and comparing a new key with the last one costs a character compare when their lengths
   // match (PutItem of new keys of one length: 195k → 210k/s, measured).
   private lastHashKey: string | undefined;
-  private lastPartition: Partition | undefined;
+  private lastPartition: Partition<V> | undefined;
 
-  private findPartition(hashKey: string): Partition | undefined {
+  private findPartition(hashKey: string): Partition<V> | undefined {
     if (hashKey === this.lastHashKey) return this.lastPartition;
     return this.lookUp(hashKey);
   }
 
-  private lookUp(hashKey: string): Partition | undefined {
+  private lookUp(hashKey: string): Partition<V> | undefined {
     const partition = this.partitions.get(hashKey);
     this.lastHashKey = hashKey;
     this.lastPartition = partition;
     return partition;
   }
 
-  get(hashKey: string, rangeKey = ''): StoredItem | undefined {
+  get(hashKey: string, rangeKey = ''): V | undefined {
     const partition = this.lookUp(hashKey);
     if (partition === undefined) return undefined;
     return partition.items ? partition.items.get(rangeKey) : partition.single;
   }
 
-  partition(hashKey: string): Partition | undefined {
+  partition(hashKey: string): Partition<V> | undefined {
     return this.lookUp(hashKey);
   }
 
@@ -136,7 +141,7 @@ export class ItemStore {
    * when it was there after all). Into 33k-entry trees of bench/gsi.ts's index keys: ~0.66 ->
    * ~0.44 µs an entry (measured).
    */
-  insert(hashKey: string, rangeKey: string, item: StoredItem): StoredItem | undefined {
+  insert(hashKey: string, rangeKey: string, item: V): V | undefined {
     const partition = this.findPartition(hashKey);
     if (
       partition === undefined ||
@@ -151,16 +156,16 @@ export class ItemStore {
   }
 
   /** Stores an item; returns the one it replaced. */
-  set(hashKey: string, rangeKey: string, item: StoredItem): StoredItem | undefined {
+  set(hashKey: string, rangeKey: string, item: V): V | undefined {
     let partition = this.findPartition(hashKey);
     if (partition === undefined) {
-      partition = new Partition(hashKey, this.composite);
+      partition = new Partition<V>(hashKey, this.composite);
       this.partitions.set(hashKey, partition);
       this.unplaced.push(partition);
       this.unplacedLive++;
       this.lastPartition = partition;
     }
-    let previous: StoredItem | undefined;
+    let previous: V | undefined;
     if (partition.items) {
       previous = partition.items.get(rangeKey);
       partition.items.set(rangeKey, item);
@@ -175,10 +180,10 @@ export class ItemStore {
     return previous;
   }
 
-  delete(hashKey: string, rangeKey = ''): StoredItem | undefined {
+  delete(hashKey: string, rangeKey = ''): V | undefined {
     const partition = this.findPartition(hashKey);
     if (partition === undefined) return undefined;
-    let previous: StoredItem | undefined;
+    let previous: V | undefined;
     if (partition.items) {
       previous = partition.items.get(rangeKey);
       if (previous !== undefined) partition.items.delete(rangeKey);
@@ -203,9 +208,9 @@ export class ItemStore {
    * Stores an item of a partition whose scan key is known (a snapshot keeps it): a new partition
    * is placed in scan order at once, so the first Scan after a restart does not hash them all.
    */
-  restore(hashKey: string, rangeKey: string, item: StoredItem, scanKey: string): void {
+  restore(hashKey: string, rangeKey: string, item: V, scanKey: string): void {
     if (this.findPartition(hashKey) === undefined) {
-      const partition = new Partition(hashKey, this.composite);
+      const partition = new Partition<V>(hashKey, this.composite);
       partition.scanKey = scanKey;
       this.partitions.set(hashKey, partition);
       this.scanOrder.set(scanKey, partition);
@@ -243,7 +248,7 @@ export class ItemStore {
     this.placePending(Number.POSITIVE_INFINITY);
   }
 
-  private place(partition: Partition): void {
+  private place(partition: Partition<V>): void {
     partition.scanKey = this.scanKeyOf(partition.hashKey);
     this.scanOrder.set(partition.scanKey, partition);
     this.unplacedLive--;
@@ -257,7 +262,7 @@ export class ItemStore {
     this.unplacedLive--;
     const pending = this.unplaced.length - this.unplacedFrom;
     if (pending < 1024 || pending < 2 * this.unplacedLive) return;
-    const live: Partition[] = [];
+    const live: Partition<V>[] = [];
     for (let i = this.unplacedFrom; i < this.unplaced.length; i++) {
       const partition = this.unplaced[i]!;
       if (partition.size > 0) live.push(partition);
@@ -278,7 +283,7 @@ export class ItemStore {
    */
   *scan(
     options: { after?: ScanPosition; fromScanKey?: string; endScanKey?: string } = {},
-  ): Generator<ScanEntry> {
+  ): Generator<ScanEntry<V>> {
     this.placeNewPartitions();
     const { after, endScanKey } = options;
     const start = after?.scanKey ?? options.fromScanKey;
@@ -305,7 +310,7 @@ export class ItemStore {
    */
   visitFrom(
     after: ScanPosition | undefined,
-    visit: (partition: Partition, rangeKey: string, item: StoredItem) => boolean,
+    visit: (partition: Partition<V>, rangeKey: string, item: V) => boolean,
   ): boolean {
     this.placeNewPartitions();
     const low = after?.scanKey ?? this.scanOrder.minKey();
@@ -336,7 +341,7 @@ export class ItemStore {
   }
 
   /** Every item, in scan order. */
-  *items(): Generator<StoredItem> {
+  *items(): Generator<V> {
     for (const entry of this.scan()) yield entry.item;
   }
 
@@ -345,7 +350,7 @@ export class ItemStore {
    * in scan order: for whole-table rebuilds (index backfill, expiry index, snapshots) that do not
    * need the service's order and should not pay for it.
    */
-  *unordered(): Generator<ScanEntry> {
+  *unordered(): Generator<ScanEntry<V>> {
     for (const partition of this.partitions.values()) {
       if (partition.items) {
         for (const [rangeKey, item] of partition.items.entries()) yield { partition, rangeKey, item };

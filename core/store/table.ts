@@ -1,6 +1,7 @@
 import type { ScalarKeyType } from '../model/attributeValue.js';
 import { partitionScanKey } from '../model/keyCodec.js';
 import type { ExpiryIndex } from '../ttl/expiryIndex.js';
+import type { IndexEntry } from './indexEntry.js';
 import { ItemStore } from './itemStore.js';
 
 /** Table metadata and items, as the control plane describes them (spec §3). */
@@ -57,7 +58,7 @@ export interface SecondaryIndex {
   backfilling: boolean;
   throughput: ThroughputState | undefined;
   /** Index entries (maintained by the gsi-maintainer; LSIs synchronously). */
-  readonly items: ItemStore;
+  readonly items: ItemStore<IndexEntry>;
   /** GSI on-demand maximums, when set (CreateTable/UpdateTable `OnDemandThroughput`). */
   onDemandThroughput?: OnDemandThroughputState | undefined;
   /** GSI warm throughput, when set (`WarmThroughput`). */

@@ -1,4 +1,5 @@
 import { partitionScanKey } from '../../core/model/keyCodec.js';
+import type { IndexEntry } from '../../core/store/indexEntry.js';
 import { ItemStore } from '../../core/store/itemStore.js';
 import type { Region } from '../../core/store/region.js';
 import {
@@ -146,7 +147,7 @@ function newIndex(definition: IndexDefinition, attributeDefinitions: AttributeDe
     status: definition.status,
     backfilling: definition.backfilling,
     throughput: definition.throughput,
-    items: new ItemStore(true, (hashKey) => partitionScanKey(hashType, hashKey)),
+    items: new ItemStore<IndexEntry>(true, (hashKey) => partitionScanKey(hashType, hashKey)),
     onDemandThroughput: definition.onDemandThroughput,
     warmThroughput: definition.warmThroughput,
   };

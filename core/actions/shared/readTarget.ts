@@ -9,6 +9,7 @@ import {
 import { projectedNames } from '../../indexes/projection.js';
 import { type AttributeMap, getAttribute, newAttributeMap } from '../../model/attributeValue.js';
 import { decodeKeyValue, encodeKeyValue, partitionScanKey } from '../../model/keyCodec.js';
+import { entryItem, type IndexEntry } from '../../store/indexEntry.js';
 import type { ItemStore } from '../../store/itemStore.js';
 import type { StoredItem } from '../../store/storedItem.js';
 import type { KeyDefinition, KeyShape, SecondaryIndex, Table } from '../../store/table.js';
@@ -24,7 +25,7 @@ import type { PageEntry } from './readPage.js';
 export interface ReadTarget {
   readonly table: Table;
   readonly index: SecondaryIndex | undefined;
-  readonly store: ItemStore;
+  readonly store: ItemStore<IndexEntry>;
   /** The key conditions' schema: the index key, or the table key. */
   readonly key: KeyShape;
   /** Every key attribute a start key must hold (index key + table key for an index). */
@@ -204,16 +205,18 @@ export function checkReadProjection(
 }
 
 /**
- * A stored entry as a page reads it: the item to answer (the table's, when an LSI does not project
+ * A stored entry as a page reads it: the item to answer (the entry's own, cut from the item's
+ * text for an entry that refers to it, `indexEntry.ts`; the table's, when an LSI does not project
  * what was asked for) and, lazily, its LastEvaluatedKey.
  */
 export function pageEntry(
   target: ReadTarget,
   hashKey: string,
   rangeKey: string,
-  stored: StoredItem,
+  entry: IndexEntry,
   fetchFromTable: boolean,
 ): PageEntry {
+  const stored = entryItem(entry);
   return {
     item: fetchFromTable ? tableItemOf(target, stored) : stored,
     key: () => target.lastKeyOf(hashKey, rangeKey, stored),
