@@ -89,6 +89,8 @@ export class InternalFeed {
   }
 }
 
+const feedRecord = (ordinal: number, event: ChangeEvent): FeedRecord => ({ ordinal, event });
+
 /** One registered reader of an internal feed: read from its position, commit what it handled. */
 export class InternalReader {
   /** Log position of the next change to read. */
@@ -120,11 +122,16 @@ export class InternalReader {
    * They stay held until `commit`, so a reader that fails can `rewind()` and read them again.
    */
   read(limit = 1000): FeedRecord[] {
+    return this.readWith(limit, feedRecord);
+  }
+
+  /** `read`, each record made by `make` (a mapping makes its own records: no FeedRecord between). */
+  readWith<T>(limit: number, make: (ordinal: number, event: ChangeEvent) => T): T[] {
     const log = this.feed.log;
     const end = Math.min(log.end, this.position + limit);
-    const records: FeedRecord[] = [];
+    const records: T[] = [];
     for (let position = this.position; position < end; position++)
-      records.push({ ordinal: position + 1, event: log.at(position) });
+      records.push(make(position + 1, log.at(position)));
     this.position = end;
     return records;
   }

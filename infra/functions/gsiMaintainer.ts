@@ -5,15 +5,10 @@ import { fillEntries } from '../../core/indexes/globalIndexApplier.js';
 import { GlobalIndexWriter } from '../../core/indexes/globalIndexWriter.js';
 import type { StoredItem } from '../../core/store/storedItem.js';
 import type { Table } from '../../core/store/table.js';
-import {
-  createFeedHandler,
-  type FeedChange,
-  type FeedEvent,
-} from '../../functions/gsi-maintainer/feedHandler.js';
+import { createFeedHandler, type FeedEvent } from '../../functions/gsi-maintainer/feedHandler.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
 import type { EventSourceMapping } from '../../streams/mapping/eventSourceMapping.js';
 import { MappingManager } from '../../streams/mapping/manager.js';
-import { formatSequenceNumber } from '../../streams/sequenceNumber.js';
 import { LocalFunction } from './localFunction.js';
 
 /**
@@ -132,9 +127,8 @@ export function startGsiMaintainer(options: GsiMaintainerOptions): GsiMaintainer
         Enabled: !paused,
       },
       ...(delay === undefined ? {} : { dueOf: (record) => record.event.at + delay() }),
-      eventOf: (records): FeedEvent<ChangeEvent> => ({
-        Changes: records.map((record) => new InternalChange(record.event, record.ordinal)),
-      }),
+      // A pending record is a FeedChange (its change and sequence number): the batch goes as is.
+      eventOf: (records): FeedEvent<ChangeEvent> => ({ Changes: records }),
     });
     mappings.set(table.tableId, { mapping, table, tableName: table.name });
     return mapping;
@@ -240,16 +234,4 @@ function delayOf(
   }
   const fixed = parseDuration(setting as number | string);
   return fixed > 0 ? () => fixed : undefined;
-}
-
-/** A change of the internal feed as the maintainer takes it (`FeedChange`): the change itself. */
-class InternalChange implements FeedChange<ChangeEvent> {
-  constructor(
-    readonly change: ChangeEvent,
-    private readonly ordinal: number,
-  ) {}
-
-  get sequenceNumber(): string {
-    return formatSequenceNumber(this.ordinal);
-  }
 }

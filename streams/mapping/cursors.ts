@@ -1,5 +1,6 @@
+import type { ChangeEvent } from '../../core/changeEvent.js';
 import type { Clock } from '../../core/clock.js';
-import type { FeedRecord, InternalReader } from '../internalFeed.js';
+import type { InternalReader } from '../internalFeed.js';
 import { readShard } from '../reader.js';
 import type { Shard } from '../shard.js';
 import type { Stream } from '../stream.js';
@@ -13,8 +14,8 @@ export interface RecordCursor {
   readonly shardId: string;
   /** Ordinal of the next record to read. */
   readonly nextOrdinal: number;
-  /** Reads up to `limit` records from the position and moves past them. */
-  read(limit: number): FeedRecord[];
+  /** Reads up to `limit` records from the position and moves past them, made by `make`. */
+  read<T>(limit: number, make: RecordMaker<T>): T[];
   /** Records waiting to be read. */
   available(): number;
   /** Commit time of the next unread record, if any. */
@@ -28,6 +29,9 @@ export interface RecordCursor {
   /** Records lost to retention while the mapping lagged behind (spec §1.4.6). */
   readonly trimmedSkips: number;
 }
+
+/** Makes the record a mapping carries from a change and its ordinal. */
+export type RecordMaker<T> = (ordinal: number, event: ChangeEvent) => T;
 
 /** A cursor over one shard of a DynamoDB stream, starting at `startOrdinal`. */
 export class ShardCursor implements RecordCursor {
@@ -44,7 +48,7 @@ export class ShardCursor implements RecordCursor {
     return this.shard.id;
   }
 
-  read(limit: number): FeedRecord[] {
+  read<T>(limit: number, make: RecordMaker<T>): T[] {
     this.stream.tick(this.clock.now());
     if (this.nextOrdinal <= this.shard.trimmedThrough) {
       // Retention trimmed records before the mapping got to them: they are gone (spec §1.4.6).
@@ -53,7 +57,7 @@ export class ShardCursor implements RecordCursor {
     }
     const read = readShard(this.stream, this.shard, this.nextOrdinal, { limit });
     this.nextOrdinal = read.nextOrdinal;
-    return read.records;
+    return read.records.map((record) => make(record.ordinal, record.event));
   }
 
   available(): number {
@@ -88,8 +92,8 @@ export class InternalFeedCursor implements RecordCursor {
     return this.reader.position + 1;
   }
 
-  read(limit: number): FeedRecord[] {
-    return this.reader.read(limit);
+  read<T>(limit: number, make: RecordMaker<T>): T[] {
+    return this.reader.readWith(limit, make);
   }
 
   available(): number {

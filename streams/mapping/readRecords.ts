@@ -1,6 +1,5 @@
 import { Observable } from 'rxjs';
-import type { FeedRecord } from '../internalFeed.js';
-import type { RecordCursor } from './cursors.js';
+import type { RecordCursor, RecordMaker } from './cursors.js';
 
 export interface ReadOptions<T> {
   /** Most records per chunk (one "poll"). */
@@ -9,7 +8,8 @@ export interface ReadOptions<T> {
   readonly room: () => number;
   /** Calls `wake` when room frees up. Returns the unsubscribe function. */
   readonly onRoom: (wake: () => void) => () => void;
-  readonly toRecord: (record: FeedRecord) => T;
+  /** Makes each record read (the cursor calls it: no intermediate record). */
+  readonly toRecord: RecordMaker<T>;
   /** Told whether a read is scheduled (the mapping is not idle while one is). */
   readonly onScheduled?: (scheduled: boolean) => void;
 }
@@ -57,9 +57,9 @@ export function readRecords<T>(cursor: RecordCursor, options: ReadOptions<T>): O
             schedule(true);
             return;
           }
-          const records = cursor.read(Math.min(options.chunkSize, room));
+          const records = cursor.read(Math.min(options.chunkSize, room), options.toRecord);
           if (records.length === 0) break;
-          subscriber.next(records.map(options.toRecord));
+          subscriber.next(records);
           if (subscriber.closed) return;
         }
         if (cursor.finished()) subscriber.complete();

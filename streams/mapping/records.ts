@@ -1,6 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { ChangeEvent } from '../../core/changeEvent.js';
-import type { FeedRecord } from '../internalFeed.js';
 import { formatSequenceNumber } from '../sequenceNumber.js';
 import { type RecordSource, showsNewImage, showsOldImage, toDynamoDBRecord } from '../streamView.js';
 
@@ -9,17 +8,33 @@ import { type RecordSource, showsNewImage, showsOldImage, toDynamoDBRecord } fro
  * record: the record is built when a batch is invoked, afresh for every attempt, because a
  * handler may mutate its event (middy's event-normalizer rewrites images in place) and a retry
  * must see what Lambda would send again. A record built for filtering is reused once.
+ *
+ * It is also what a built-in function's event carries as is (`MappingRuntime.eventOf`): its
+ * `change` and `sequenceNumber` are the gsi-maintainer's `FeedChange`, so a batch goes to the
+ * function without an object made per change.
  */
-export interface PendingRecord {
-  /** Position in its log (the ordinal of its sequence number, `sequenceNumber.ts`). */
-  readonly ordinal: number;
-  readonly event: ChangeEvent;
-  /** Estimated bytes in the invocation payload (spec §2.2.5). */
-  readonly bytes: number;
+export class PendingRecord {
   /** A record built for filtering, handed to the first invocation. */
-  built: DynamoDBRecord | undefined;
+  built: DynamoDBRecord | undefined = undefined;
   /** Slot in the shard's outstanding-records tracker. */
-  slot: number;
+  slot = -1;
+
+  constructor(
+    /** Position in its log (the ordinal of its sequence number, `sequenceNumber.ts`). */
+    readonly ordinal: number,
+    readonly event: ChangeEvent,
+    /** Estimated bytes in the invocation payload (spec §2.2.5). */
+    readonly bytes: number,
+  ) {}
+
+  /** The change itself. */
+  get change(): ChangeEvent {
+    return this.event;
+  }
+
+  get sequenceNumber(): string {
+    return formatSequenceNumber(this.ordinal);
+  }
 }
 
 /** The JSON around a record's Keys and images, measured on a recorded MODIFY (spec §2.2.2). */
@@ -38,14 +53,8 @@ export function estimateBytes(event: ChangeEvent, source: RecordSource): number 
   return bytes;
 }
 
-export function pendingRecord(record: FeedRecord, source: RecordSource): PendingRecord {
-  return {
-    ordinal: record.ordinal,
-    event: record.event,
-    bytes: estimateBytes(record.event, source),
-    built: undefined,
-    slot: -1,
-  };
+export function pendingRecord(ordinal: number, event: ChangeEvent, source: RecordSource): PendingRecord {
+  return new PendingRecord(ordinal, event, estimateBytes(event, source));
 }
 
 /**
@@ -55,15 +64,12 @@ export function pendingRecord(record: FeedRecord, source: RecordSource): Pending
  * measuring the keys by the item-size rules (`event.keysSize`: ~0.2 µs a change, profiled on
  * bench/gsi.ts) for a figure no payload is checked against.
  */
-export function portRecord(record: FeedRecord): PendingRecord {
-  const { event } = record;
-  return {
-    ordinal: record.ordinal,
+export function portRecord(ordinal: number, event: ChangeEvent): PendingRecord {
+  return new PendingRecord(
+    ordinal,
     event,
-    bytes: (event.newItem?.json.length ?? 0) + (event.oldItem?.json.length ?? 0),
-    built: undefined,
-    slot: -1,
-  };
+    (event.newItem?.json.length ?? 0) + (event.oldItem?.json.length ?? 0),
+  );
 }
 
 /** The Lambda record of a pending record: the one built for filtering (once), else a new one. */

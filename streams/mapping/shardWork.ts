@@ -107,7 +107,9 @@ export class ShardWork {
         };
       },
       toRecord:
-        this.runtime.eventOf === undefined ? (record) => pendingRecord(record, recordSource) : portRecord,
+        this.runtime.eventOf === undefined
+          ? (ordinal, event) => pendingRecord(ordinal, event, recordSource)
+          : portRecord,
       onScheduled: (scheduled) => {
         this.readScheduled = scheduled;
       },
