@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Engine } from '../core/engine.js';
 import { entrySortValue } from '../core/indexes/entryKey.js';
 import { decodeKeyValue } from '../core/model/keyCodec.js';
-import type { StoredItem } from '../core/store/storedItem.js';
+import type { IndexEntry } from '../core/store/indexEntry.js';
 import { startGsiMaintainer } from '../infra/functions/gsiMaintainer.js';
 import { ChangeLog } from '../streams/changeLog.js';
 import { forkBench } from './bundle.js';
@@ -183,12 +183,12 @@ async function propagationLag(): Promise<number[]> {
   };
   // New entries arrive by `insert`, moved or rewritten ones by `set` (which `insert` may call).
   const { set, insert } = entries;
-  entries.set = function (this: typeof entries, hashKey: string, rangeKey: string, entry: StoredItem) {
+  entries.set = function (this: typeof entries, hashKey: string, rangeKey: string, entry: IndexEntry) {
     const previous = set.call(this, hashKey, rangeKey, entry);
     landed(rangeKey);
     return previous;
   };
-  entries.insert = function (this: typeof entries, hashKey: string, rangeKey: string, entry: StoredItem) {
+  entries.insert = function (this: typeof entries, hashKey: string, rangeKey: string, entry: IndexEntry) {
     const previous = insert.call(this, hashKey, rangeKey, entry);
     landed(rangeKey);
     return previous;
