@@ -14,8 +14,11 @@ export class MemberProjection implements EntryProjection {
   }
 
   textOf(itemJson: string): string {
-    const row = this.row.read(itemJson);
-    return projectedText(row, undefined);
+    const text = projectedText(this.row.read(itemJson), undefined);
+    // Flattened: an entry keeps its text, which would otherwise stay a tree of concatenations
+    // and slices of the item's text (see `encodeItem`).
+    text.charCodeAt(text.length >> 1);
+    return text;
   }
 }
 
