@@ -27,8 +27,9 @@ import { storeEntry } from './storeEntry.js';
  *   member (equal text, else `attributeValuesEqual`) for INCLUDE and KEYS_ONLY; an ALL entry is
  *   the whole item, whose text differs in every MODIFY (the commit emits none for an unchanged
  *   item): it is rewritten, which also makes it share the item's current text;
- * - a non-ALL entry is the projected members' texts in canonical order, which is what encoding
- *   the projected item gives (`projection.ts`), with its size by the same rules.
+ * - a non-ALL entry is a `ProjectedEntry`: the item's stored text and the projected members'
+ *   size by the item-size rules; a read cuts those members' texts from it in canonical order
+ *   (`memberProjection.ts`), which is what encoding the projected item gives (`projection.ts`).
  *
  * Measured on bench/gsi.ts's changes (two GSIs, every write moving both entries), B-tree updates
  * aside: a Lambda record per change (both images decoded), `planIndexChange` and `put`/`remove`

@@ -4,7 +4,8 @@ import { ImageFields, StoredRow } from './storedImage.js';
 /**
  * An INCLUDE or KEYS_ONLY projection cut from stored texts: the projected top-level members,
  * verbatim and in text order (stored texts are canonical, so this is the text encoding the
- * projected item gives: `projection.ts`). Adjacent members are cut as one run.
+ * projected item gives: `projection.ts`). Adjacent members are cut as one run. Reuses one row:
+ * not reentrant (reads are synchronous).
  */
 export class MemberProjection implements EntryProjection {
   private readonly row: StoredRow;
@@ -14,7 +15,7 @@ export class MemberProjection implements EntryProjection {
   }
 
   textOf(itemJson: string): string {
-    const text = projectedText(this.row.read(itemJson), undefined);
+    const text = memberText(this.row.read(itemJson));
     // Flattened: an entry keeps its text, which would otherwise stay a tree of concatenations
     // and slices of the item's text (see `encodeItem`).
     text.charCodeAt(text.length >> 1);
@@ -22,18 +23,14 @@ export class MemberProjection implements EntryProjection {
   }
 }
 
-/**
- * The text of a row's members that are `projected` (every field read when undefined), in text
- * order: `{` + runs of adjacent members + `}`.
- */
-export function projectedText(row: StoredRow, projected: readonly boolean[] | undefined): string {
+/** The text of the members a row found, in text order: `{` + runs of adjacent members + `}`. */
+function memberText(row: StoredRow): string {
   const { json, order, starts, ends } = row;
   let text = '{';
   let runStart = -1;
   let runEnd = -1;
   for (let i = 0; i < row.count; i++) {
     const field = order[i]!;
-    if (projected !== undefined && !projected[field]) continue;
     if (runEnd !== -1 && starts[field] === runEnd + 1) {
       runEnd = ends[field]!;
       continue;

@@ -36,7 +36,9 @@ export function startEddy(args: readonly string[], cwd: string, entry = CLI_ENTR
     child,
     stdout: '',
     stderr: '',
-    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    // 'close', not 'exit': a process can exit before its last output has been read, and a test
+    // that checks what it printed once it exited must see all of it.
+    exited: new Promise((resolve) => child.on('close', (code) => resolve(code))),
   };
   child.stdout!.on('data', (chunk: Buffer) => {
     run.stdout += chunk.toString();
