@@ -37,7 +37,7 @@ const ROUNDS = 3;
  * 2-GSI ratios of 0.48× and 0.60× in two runs of one build on this 2-core machine (its load
  * drifts); turns taken back to back keep the drift out of each ratio.
  */
-const TURNS = 3;
+const TURNS = 5;
 const RATE = 20_000;
 const LATENCY_SECONDS = 3;
 const WARMUP_SECONDS = 1;

@@ -20,9 +20,17 @@ export interface EddyProcess {
 
 /** Children still running: a test that fails before stopping its server must not leave it behind. */
 const running = new Set<ChildProcess>();
-process.on('exit', () => {
+process.on('exit', stopLeftovers);
+
+/**
+ * Kills every child started here that still runs: for `afterEach` in the suites that start eddy
+ * (a case that fails before it stops its server would otherwise leave it running, and a test
+ * worker can be ended without its 'exit' event).
+ */
+export function stopLeftovers(): void {
   for (const child of running) child.kill('SIGKILL');
-});
+  running.clear();
+}
 
 /** Runs `eddy ...args` (or another entry script) in `cwd`, collecting what it prints. */
 export function startEddy(args: readonly string[], cwd: string, entry = CLI_ENTRY): EddyProcess {

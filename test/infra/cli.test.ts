@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type EddyProcess, listening, startEddy } from '../helpers/eddyProcess.js';
+import { listening, startEddy, stopLeftovers } from '../helpers/eddyProcess.js';
 import { send } from './rawHttp.js';
 
 // The real command line, as users run it: a child process per case (each costs a tsx start).
@@ -12,16 +12,8 @@ const directory = mkdtempSync(join(tmpdir(), 'eddy-cli-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 /** `eddy ...args` in the temp directory (no eddy.config.* there). */
-const started: EddyProcess[] = [];
-const eddy = (args: string[], entry?: string) => {
-  const run = startEddy(args, directory, entry);
-  started.push(run);
-  return run;
-};
-// A case that fails before it stops its server must not leave the process running.
-afterEach(() => {
-  for (const run of started.splice(0)) if (run.child.exitCode === null) run.child.kill('SIGKILL');
-});
+const eddy = (args: string[], entry?: string) => startEddy(args, directory, entry);
+afterEach(stopLeftovers);
 
 describe('eddy serve (CLI)', () => {
   it('prints the endpoint and a command to paste, serves, and exits 0 on SIGTERM (bin/eddy.mjs, as npm start runs it: from its bundle, nothing on stderr)', async () => {

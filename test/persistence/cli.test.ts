@@ -1,12 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { eddyServe, listening } from '../helpers/eddyProcess.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { eddyServe, listening, stopLeftovers } from '../helpers/eddyProcess.js';
 import { send } from '../infra/rawHttp.js';
 import { tempDir } from './helpers.js';
 
 const dir = tempDir('eddy-cli-data-');
 afterAll(() => dir.remove());
+afterEach(stopLeftovers);
 const dataDir = join(dir.path, 'data');
 
 describe('eddy serve --data-dir', () => {

@@ -17,8 +17,8 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type EddyProcess, eddyServe, listening } from '../helpers/eddyProcess.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type EddyProcess, eddyServe, listening, stopLeftovers } from '../helpers/eddyProcess.js';
 import { tempDir } from './helpers.js';
 
 /**
@@ -49,6 +49,7 @@ afterAll(() => {
   dir.remove();
   project.remove();
 });
+afterEach(stopLeftovers);
 
 const DELIVERED = join(project.path, 'delivered.txt');
 const CONFIG = join(project.path, 'eddy.config.mjs');
