@@ -13,10 +13,12 @@ import { withOptional } from './writeSupport.js';
  */
 export const PAGE_BYTES = 1024 * 1024;
 
-/** An entry a page reads: the item and, computed only for the last one, its LastEvaluatedKey. */
+/** An entry a page reads: its size, and on demand the item and (for the last one) its LastEvaluatedKey. */
 export interface PageEntry {
-  item: StoredItem;
-  key: () => AttributeMap;
+  /** What the entry counts against the 1 MB page and the read capacity. */
+  readonly size: number;
+  item(): StoredItem;
+  key(): AttributeMap;
 }
 
 export interface PageSource {
@@ -48,19 +50,19 @@ export function readPage(entries: Iterable<PageEntry>, options: PageOptions): Pa
   let bytesRead = 0;
   let lastEvaluatedKey: AttributeMap | undefined;
   for (const entry of entries) {
-    const { item } = entry;
     scannedCount++;
-    bytesRead += item.size;
+    bytesRead += entry.size;
     let decoded: Item | undefined;
     let matches = true;
     if (options.filter) {
-      decoded = item.decode();
+      decoded = entry.item().decode();
       matches = options.filter.evaluate(decoded);
     }
     if (matches) {
       count++;
       if (!options.countOnly) {
         // Without a projection the stored text goes out as is.
+        const item = entry.item();
         items.push(options.projection ? options.projection.apply(decoded ?? item.decode()) : item);
       }
     }

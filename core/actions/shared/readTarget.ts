@@ -205,9 +205,10 @@ export function checkReadProjection(
 }
 
 /**
- * A stored entry as a page reads it: the item to answer (the entry's own, cut from the item's
- * text for an entry that refers to it, `indexEntry.ts`; the table's, when an LSI does not project
- * what was asked for) and, lazily, its LastEvaluatedKey.
+ * A stored entry as a page reads it: its size, the item to answer (the entry's own, cut from the
+ * item's text only when asked for, for an entry that refers to it: `indexEntry.ts`; the table's,
+ * when an LSI does not project what was asked for) and its LastEvaluatedKey, both on demand: a
+ * Select COUNT without a filter reads sizes only.
  */
 export function pageEntry(
   target: ReadTarget,
@@ -216,11 +217,35 @@ export function pageEntry(
   entry: IndexEntry,
   fetchFromTable: boolean,
 ): PageEntry {
+  if (!fetchFromTable) return new StoredPageEntry(target, hashKey, rangeKey, entry);
   const stored = entryItem(entry);
-  return {
-    item: fetchFromTable ? tableItemOf(target, stored) : stored,
-    key: () => target.lastKeyOf(hashKey, rangeKey, stored),
-  };
+  const item = tableItemOf(target, stored);
+  return { size: item.size, item: () => item, key: () => target.lastKeyOf(hashKey, rangeKey, stored) };
+}
+
+/**
+ * An entry answered as stored: one object and no closure per entry read (Query and Scan of a
+ * table make one per item).
+ */
+class StoredPageEntry implements PageEntry {
+  constructor(
+    private readonly target: ReadTarget,
+    private readonly hashKey: string,
+    private readonly rangeKey: string,
+    private readonly entry: IndexEntry,
+  ) {}
+
+  get size(): number {
+    return this.entry.size;
+  }
+
+  item(): StoredItem {
+    return entryItem(this.entry);
+  }
+
+  key(): AttributeMap {
+    return this.target.lastKeyOf(this.hashKey, this.rangeKey, entryItem(this.entry));
+  }
 }
 
 /** The table item behind an index entry (for LSI reads of unprojected attributes). */
