@@ -82,9 +82,5 @@ export function lambdaRecordOf(record: PendingRecord, source: RecordSource): Dyn
   return toDynamoDBRecord(record.event, record.ordinal, source);
 }
 
-export function sequenceNumberOf(record: PendingRecord): string {
-  return formatSequenceNumber(record.ordinal);
-}
-
 /** The synchronous invocation payload limit (spec §2.2.5): 6 MB. */
 export const MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;

@@ -27,7 +27,6 @@ import {
   type PendingRecord,
   pendingRecord,
   portRecord,
-  sequenceNumberOf,
 } from './records.js';
 import { type AttemptOutcome, classifyResult, type ResponseRules } from './responses.js';
 import type { MappingRuntime } from './runtime.js';
@@ -208,7 +207,7 @@ export class ShardWork {
     this.busy++;
     try {
       const result = await fn.invoke(event);
-      return classifyResult(result, () => records.map(sequenceNumberOf), rules);
+      return classifyResult(result, () => records.map((record) => record.sequenceNumber), rules);
     } finally {
       counters.inFlight--;
       this.busy--;
@@ -272,8 +271,8 @@ export class ShardWork {
         at: runtime.clock.now(),
         shardId: this.shardId,
         streamArn: runtime.sourceArn,
-        first: { sequenceNumber: sequenceNumberOf(first), at: first.event.at },
-        last: { sequenceNumber: sequenceNumberOf(last), at: last.event.at },
+        first: { sequenceNumber: first.sequenceNumber, at: first.event.at },
+        last: { sequenceNumber: last.sequenceNumber, at: last.event.at },
         batchSize: records.length,
       });
       runtime.counters.inFlight++;
