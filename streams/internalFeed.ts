@@ -9,6 +9,15 @@ export interface FeedRecord {
 }
 
 /**
+ * Makes the record a reader wants from a change and its ordinal: readers make their own (wire
+ * records, pending records), with no FeedRecord in between.
+ */
+export type RecordMaker<T> = (ordinal: number, event: ChangeEvent) => T;
+
+/** The plain record. */
+export const feedRecord: RecordMaker<FeedRecord> = (ordinal, event) => ({ ordinal, event });
+
+/**
  * The internal change feed of one table (DESIGN §2 "two feeds"): it always exists, whether or not
  * the table has a user-visible stream, and carries every change as NEW_AND_OLD_IMAGES (the GSI
  * maintainer's input). Unlike a stream it has no retention period: it keeps a change only until
@@ -89,8 +98,6 @@ export class InternalFeed {
   }
 }
 
-const feedRecord = (ordinal: number, event: ChangeEvent): FeedRecord => ({ ordinal, event });
-
 /** One registered reader of an internal feed: read from its position, commit what it handled. */
 export class InternalReader {
   /** Log position of the next change to read. */
@@ -125,8 +132,8 @@ export class InternalReader {
     return this.readWith(limit, feedRecord);
   }
 
-  /** `read`, each record made by `make` (a mapping makes its own records: no FeedRecord between). */
-  readWith<T>(limit: number, make: (ordinal: number, event: ChangeEvent) => T): T[] {
+  /** `read`, each record made by `make`. */
+  readWith<T>(limit: number, make: RecordMaker<T>): T[] {
     const log = this.feed.log;
     const end = Math.min(log.end, this.position + limit);
     const records: T[] = [];

@@ -1,5 +1,6 @@
+import type { ChangeEvent } from '../core/changeEvent.js';
 import { TrimmedDataAccessException } from '../core/errors/index.js';
-import type { FeedRecord } from './internalFeed.js';
+import { type FeedRecord, feedRecord, type RecordMaker } from './internalFeed.js';
 import { ordinalOf } from './sequenceNumber.js';
 import type { Shard } from './shard.js';
 import type { Stream } from './stream.js';
@@ -77,11 +78,11 @@ export interface ShardReadOptions {
   readonly limit: number;
   /** Stop before this many bytes, counted by `sizeOf`; the first record always comes. */
   readonly maxBytes?: number;
-  readonly sizeOf?: (record: FeedRecord) => number;
+  readonly sizeOf?: (event: ChangeEvent) => number;
 }
 
-export interface ShardRead {
-  readonly records: FeedRecord[];
+export interface ShardRead<T = FeedRecord> {
+  readonly records: T[];
   /** Where the next read starts. */
   readonly nextOrdinal: number;
   /** The shard is closed and everything in it has been read (spec §1.5.7). */
@@ -89,7 +90,8 @@ export interface ShardRead {
 }
 
 /**
- * Reads one shard from `ordinal` on, in sequence-number order (spec §1.5.8).
+ * Reads one shard from `ordinal` on, in sequence-number order (spec §1.5.8), each record made by
+ * `make` (GetRecords makes wire records, a mapping its pending records).
  * @throws TrimmedDataAccessException when records the position points to were trimmed.
  */
 export function readShard(
@@ -97,21 +99,36 @@ export function readShard(
   shard: Shard,
   ordinal: number,
   options: ShardReadOptions,
-): ShardRead {
+): ShardRead;
+export function readShard<T>(
+  stream: Stream,
+  shard: Shard,
+  ordinal: number,
+  options: ShardReadOptions,
+  make: RecordMaker<T>,
+): ShardRead<T>;
+export function readShard(
+  stream: Stream,
+  shard: Shard,
+  ordinal: number,
+  options: ShardReadOptions,
+  make: RecordMaker<unknown> = feedRecord,
+): ShardRead<unknown> {
   if (ordinal <= shard.trimmedThrough) throw trimmed();
-  const records: FeedRecord[] = [];
+  const records: unknown[] = [];
   let index = shard.indexAtOrdinal(ordinal);
   let bytes = 0;
   let next = ordinal;
   while (index < shard.size && records.length < options.limit) {
     const position = shard.positionAt(index);
-    const record: FeedRecord = { ordinal: position + 1, event: stream.log.at(position) };
+    const event = stream.log.at(position);
     if (options.maxBytes !== undefined && options.sizeOf !== undefined) {
-      bytes += options.sizeOf(record);
+      bytes += options.sizeOf(event);
       if (bytes > options.maxBytes && records.length > 0) break;
     }
-    records.push(record);
-    next = record.ordinal + 1;
+    const recordOrdinal = position + 1;
+    records.push(make(recordOrdinal, event));
+    next = recordOrdinal + 1;
     index++;
   }
   return { records, nextOrdinal: next, endOfShard: shard.closed && index >= shard.size };

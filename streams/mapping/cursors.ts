@@ -1,6 +1,5 @@
-import type { ChangeEvent } from '../../core/changeEvent.js';
 import type { Clock } from '../../core/clock.js';
-import type { InternalReader } from '../internalFeed.js';
+import type { InternalReader, RecordMaker } from '../internalFeed.js';
 import { readShard } from '../reader.js';
 import type { Shard } from '../shard.js';
 import type { Stream } from '../stream.js';
@@ -30,9 +29,6 @@ export interface RecordCursor {
   readonly trimmedSkips: number;
 }
 
-/** Makes the record a mapping carries from a change and its ordinal. */
-export type RecordMaker<T> = (ordinal: number, event: ChangeEvent) => T;
-
 /** A cursor over one shard of a DynamoDB stream, starting at `startOrdinal`. */
 export class ShardCursor implements RecordCursor {
   trimmedSkips = 0;
@@ -55,9 +51,9 @@ export class ShardCursor implements RecordCursor {
       this.trimmedSkips++;
       this.nextOrdinal = this.shard.trimHorizonOrdinal;
     }
-    const read = readShard(this.stream, this.shard, this.nextOrdinal, { limit });
+    const read = readShard(this.stream, this.shard, this.nextOrdinal, { limit }, make);
     this.nextOrdinal = read.nextOrdinal;
-    return read.records.map((record) => make(record.ordinal, record.event));
+    return read.records;
   }
 
   available(): number {

@@ -1,5 +1,6 @@
 import { Observable } from 'rxjs';
-import type { RecordCursor, RecordMaker } from './cursors.js';
+import type { RecordMaker } from '../internalFeed.js';
+import type { RecordCursor } from './cursors.js';
 
 export interface ReadOptions<T> {
   /** Most records per chunk (one "poll"). */

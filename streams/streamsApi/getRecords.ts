@@ -41,14 +41,18 @@ export const getRecords = defineStreamsOperation<GetRecordsInput>({
       eventSourceArn: undefined,
       salt: stream.salt,
     };
-    const read = readShard(stream, shard, state.ordinal, {
-      limit: input.Limit ?? 1000,
-      maxBytes: MAX_RESPONSE_BYTES,
-      sizeOf: (record) => sizeBytesOf(record.event, stream.viewType),
-    });
-    const output: Record<string, unknown> = {
-      Records: read.records.map((record) => toWireRecord(record.event, record.ordinal, source)),
-    };
+    const read = readShard(
+      stream,
+      shard,
+      state.ordinal,
+      {
+        limit: input.Limit ?? 1000,
+        maxBytes: MAX_RESPONSE_BYTES,
+        sizeOf: (event) => sizeBytesOf(event, stream.viewType),
+      },
+      (ordinal, event) => toWireRecord(event, ordinal, source),
+    );
+    const output: Record<string, unknown> = { Records: read.records };
     if (!read.endOfShard) {
       output.NextShardIterator = context.iterators.encode({
         streamArn: stream.arn,
