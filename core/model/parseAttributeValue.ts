@@ -112,16 +112,11 @@ export function parseAttributeValue(
         break;
       case 'SS': {
         const members = expectList(value, 'field').map(expectString);
-        if (members.length === 0) {
-          record(problems, AttributeMessages.emptyStringSet);
-          valid = false;
-        } else {
-          const sorted = sortedWithoutDuplicates(members);
-          if (sorted === undefined) {
-            record(problems, AttributeMessages.duplicateStrings(members));
-            valid = false;
-          } else result = { SS: sorted };
-        }
+        const set = setMembers(problems, members, AttributeMessages.emptyStringSet, () =>
+          AttributeMessages.duplicateStrings(members),
+        );
+        if (set === undefined) valid = false;
+        else result = { SS: set };
         break;
       }
       case 'NS': {
@@ -136,33 +131,26 @@ export function parseAttributeValue(
             membersValid = false;
           }
         }
-        if (texts.length === 0) {
-          record(problems, AttributeMessages.emptyNumberSet);
-          valid = false;
-        } else if (!membersValid) {
-          valid = false;
-        } else {
-          const sorted = sortedWithoutDuplicates(members);
-          if (sorted === undefined) {
-            record(problems, AttributeMessages.duplicateNumbers);
-            valid = false;
-          } else result = { NS: sorted };
-        }
+        // An empty list has no invalid member: it gets the empty-set message.
+        const set = membersValid
+          ? setMembers(
+              problems,
+              members,
+              AttributeMessages.emptyNumberSet,
+              () => AttributeMessages.duplicateNumbers,
+            )
+          : undefined;
+        if (set === undefined) valid = false;
+        else result = { NS: set };
         break;
       }
       case 'BS': {
-        const raws = expectList(value, 'field');
-        const members = raws.map(expectBlob);
-        if (members.length === 0) {
-          record(problems, AttributeMessages.emptyBinarySet);
-          valid = false;
-        } else {
-          const sorted = sortedWithoutDuplicates(members);
-          if (sorted === undefined) {
-            record(problems, AttributeMessages.duplicateBinaries(members));
-            valid = false;
-          } else result = { BS: sorted };
-        }
+        const members = expectList(value, 'field').map(expectBlob);
+        const set = setMembers(problems, members, AttributeMessages.emptyBinarySet, () =>
+          AttributeMessages.duplicateBinaries(members),
+        );
+        if (set === undefined) valid = false;
+        else result = { BS: set };
         break;
       }
       case 'L': {
@@ -274,6 +262,25 @@ function sortedNames(map: Record<string, unknown>): string[] {
  * A sorted copy of a set's members, or undefined when two are equal (equal strings sort next to
  * each other): no Set per set value, which cost more than the sort for the usual few members.
  */
+/**
+ * A set's members in order, or undefined after recording why the set is invalid: it is empty, or
+ * holds a member twice (the duplicate message is built only then).
+ */
+function setMembers(
+  problems: AttributeProblems,
+  members: string[],
+  emptyMessage: string,
+  duplicateMessage: () => string,
+): string[] | undefined {
+  if (members.length === 0) {
+    record(problems, emptyMessage);
+    return undefined;
+  }
+  const sorted = sortedWithoutDuplicates(members);
+  if (sorted === undefined) record(problems, duplicateMessage());
+  return sorted;
+}
+
 function sortedWithoutDuplicates(members: string[]): string[] | undefined {
   // Insertion sort with `<` (the default sort's order for strings) for the usual few members:
   // Array.prototype.sort cost ~200 ns even for two.
