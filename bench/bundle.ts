@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { runtimeBundleOptions } from '../bin/bundleOptions.mjs';
 
 /**
  * Benchmarks run eddy as `npm start` does: from an esbuild bundle (see bin/eddy.mjs), not
@@ -40,12 +41,7 @@ export async function bundleBench(name: string): Promise<string> {
   await build({
     entryPoints: [join(PROJECT_ROOT, 'bench', `${name}.ts`)],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    keepNames: false,
+    ...runtimeBundleOptions,
     logLevel: 'warning',
   });
   return outfile;

@@ -12,6 +12,7 @@
 // its cache): `eddy serve` listens after ~0.7 s instead of ~1.2 s.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runtimeBundleOptions } from './bundleOptions.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 // Two levels below the root, as the sources are: `new URL('../../…', import.meta.url)` in the
@@ -26,12 +27,7 @@ async function bundle() {
     entryPoints: { eddy: 'infra/cli/main.ts', workerEntry: 'infra/functions/workerEntry.ts' },
     outdir: outDir,
     write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    keepNames: false,
+    ...runtimeBundleOptions,
     sourcemap: 'linked',
     logLevel: 'silent',
   });

@@ -1,0 +1,4 @@
+import type { BuildOptions } from 'esbuild';
+
+/** See bundleOptions.mjs. */
+export declare const runtimeBundleOptions: BuildOptions;
