@@ -123,7 +123,12 @@ function stackWith(indexes: number) {
 
 const yieldToMaintainer = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Writes per second until every index has caught up (0 GSIs: until the writes are done). */
+/**
+ * Writes per second until every index has caught up (0 GSIs: until the writes are done). The
+ * maintainer keeps up within each slice (backlog 0 after every yield, event-loop utilisation
+ * 1.000 with 0 and 2 GSIs, measured): the figure is CPU spent, not time spent waiting. Slices of
+ * 100 writes gave the same rates as slices of 1000.
+ */
 async function writeRate(indexes: number, workload: Workload): Promise<number> {
   const { engine, gsi } = stackWith(indexes);
   const inputs = Array.from({ length: WRITES }, (_, i) => putInput(i, workload));

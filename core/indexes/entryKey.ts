@@ -153,6 +153,11 @@ export function tieSuffix(table: Table, tableHash: string, tableRange: string | 
  * `scanHashPrefix(keyHashBytes(hash), keyHashBytes(range))`. String keys hash as their UTF-8
  * bytes, which is what `hash()` makes of a string: hashing "Outliers" ‖ hash ‖ range as one
  * string gives the same digest without allocating Buffers.
+ *
+ * Node's one-shot `hash` is the fastest MD5 measured for these ~35-byte inputs: 0.32–0.46 µs,
+ * against js-md5 0.54, spark-md5 0.73, hash-wasm 0.74 and @noble/hashes 2.4 µs, and 0.55–0.85 µs
+ * for an allocation-free RFC 1321 block written for this in JS (loop and unrolled forms). Asking
+ * for 'latin1' or a Buffer instead of 'hex' saves nothing (0.40–0.47 and 1.05 µs).
  */
 function scanHashPrefixOf(
   hashType: ScalarKeyType,
