@@ -259,10 +259,6 @@ function sortedNames(map: Record<string, unknown>): string[] {
 }
 
 /**
- * A sorted copy of a set's members, or undefined when two are equal (equal strings sort next to
- * each other): no Set per set value, which cost more than the sort for the usual few members.
- */
-/**
  * A set's members in order, or undefined after recording why the set is invalid: it is empty, or
  * holds a member twice (the duplicate message is built only then).
  */
@@ -281,6 +277,10 @@ function setMembers(
   return sorted;
 }
 
+/**
+ * A sorted copy of a set's members, or undefined when two are equal (equal strings sort next to
+ * each other): no Set per set value, which cost more than the sort for the usual few members.
+ */
 function sortedWithoutDuplicates(members: string[]): string[] | undefined {
   // Insertion sort with `<` (the default sort's order for strings) for the usual few members:
   // Array.prototype.sort cost ~200 ns even for two.

@@ -7,24 +7,10 @@ export interface Sized {
 }
 
 /**
- * The items of a table (or an index), held so that every access has a known cost:
- *
- * - point lookups: a hash map from encoded partition key, then (composite keys) a B+tree of the
- *   partition's sort keys: O(1) + O(log k);
- * - Query: one partition's B+tree from a bound, O(log k + results);
- * - Scan: a B+tree of partitions by scan key (`scanHashPrefix` ‖ partition key), so pages resume
- *   from a key in O(log n) and walk partitions in the service's hash order, independent of when
- *   items were written (spec §6.4.2). New partitions join that tree when the next Scan starts,
- *   not on the write: a write then costs no hash and no tree insert (PutItem of new keys is the
- *   hot path), and a Scan pays O(p log n) once for the p partitions created since the last one.
- *
- * Keys arrive encoded (`encodeKeyValue`): plain string comparison is the key order.
- */
-/**
- * The second test is `===`, not `>`: equally decisive for strings, and it answers at once when the
- * lengths differ, where `>` scans the common prefix again. Index sort keys share long prefixes
- * (a date, then the tie-breaker): a lookup and an insert into 33k-entry trees of such keys,
- * ~0.76 -> ~0.66 µs (measured).
+ * String order, the order of encoded keys. The second test is `===`, not `>`: equally decisive
+ * for strings, and it answers at once when the lengths differ, where `>` scans the common prefix
+ * again. Index sort keys share long prefixes (a date, then the tie-breaker): a lookup and an
+ * insert into 33k-entry trees of such keys, ~0.76 -> ~0.66 µs (measured).
  */
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a === b ? 0 : 1);
 
@@ -66,6 +52,20 @@ export interface ScanEntry<V extends Sized = StoredItem> {
   item: V;
 }
 
+/**
+ * The items of a table (or an index), held so that every access has a known cost:
+ *
+ * - point lookups: a hash map from encoded partition key, then (composite keys) a B+tree of the
+ *   partition's sort keys: O(1) + O(log k);
+ * - Query: one partition's B+tree from a bound, O(log k + results);
+ * - Scan: a B+tree of partitions by scan key (`scanHashPrefix` ‖ partition key), so pages resume
+ *   from a key in O(log n) and walk partitions in the service's hash order, independent of when
+ *   items were written (spec §6.4.2). New partitions join that tree when the next Scan starts,
+ *   not on the write: a write then costs no hash and no tree insert (PutItem of new keys is the
+ *   hot path), and a Scan pays O(p log n) once for the p partitions created since the last one.
+ *
+ * Keys arrive encoded (`encodeKeyValue`): plain string comparison is the key order.
+ */
 export class ItemStore<V extends Sized = StoredItem> {
   private readonly partitions = new Map<string, Partition<V>>();
   private readonly scanOrder = new BTree<string, Partition<V>>(undefined, compareStrings);
