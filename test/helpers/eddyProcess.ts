@@ -61,11 +61,19 @@ export function startEddy(args: readonly string[], cwd: string, entry = CLI_ENTR
 export const eddyServe = (args: readonly string[], cwd: string): EddyProcess =>
   startEddy(['serve', ...args], cwd);
 
-/** Resolves with the URL `eddy serve` prints on its first line; fails with the output if it exits first. */
+/** The banner's last line (infra/cli/serve.ts printBanner). */
+const BANNER_END = /^Press Ctrl\+C to stop\.$/m;
+
+/**
+ * Resolves with the URL `eddy serve` prints on its first line, once the whole banner has arrived;
+ * fails with the output if it exits first. The banner is several writes to a pipe, and they can
+ * reach this process in separate chunks: a test that checks a banner line as soon as the first
+ * line is in must not find the rest still on its way (CI stop 15 failed exactly so).
+ */
 export async function listening(run: EddyProcess, timeoutMs = 20_000): Promise<string> {
   for (let waited = 0; waited < timeoutMs; waited += 20) {
     const match = /^eddy listening on (http:\/\/\S+)$/m.exec(run.stdout);
-    if (match) return match[1]!;
+    if (match && BANNER_END.test(run.stdout)) return match[1]!;
     if (run.child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
