@@ -68,7 +68,8 @@ const BANNER_END = /^Press Ctrl\+C to stop\.$/m;
  * Resolves with the URL `eddy serve` prints on its first line, once the whole banner has arrived;
  * fails with the output if it exits first. The banner is several writes to a pipe, and they can
  * reach this process in separate chunks: a test that checks a banner line as soon as the first
- * line is in must not find the rest still on its way (CI stop 15 failed exactly so).
+ * line is in must not find the rest still on its way (a CI run failed so: the data-dir line of
+ * test/persistence/cli.test.ts had not arrived yet).
  */
 export async function listening(run: EddyProcess, timeoutMs = 20_000): Promise<string> {
   for (let waited = 0; waited < timeoutMs; waited += 20) {
