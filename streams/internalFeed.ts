@@ -74,7 +74,7 @@ export class InternalFeed {
     const end = Math.min(log.end, start + limit);
     const records: FeedRecord[] = [];
     for (let position = start; position < end; position++)
-      records.push({ ordinal: position + 1, event: log.at(position) });
+      records.push(feedRecord(position + 1, log.at(position)));
     return { records, nextOrdinal: Math.max(end, start) + 1 };
   }
 
