@@ -84,6 +84,8 @@ export interface InternalMappingOptions {
 }
 
 const NOT_FOUND = 'The resource you requested does not exist.';
+/** The most ListEventSourceMappings answers at once. */
+const LIST_PAGE = 100;
 
 /**
  * Event source mappings of one eddy (spec §2): the Lambda API's Create/Get/List/Update/Delete
@@ -107,6 +109,9 @@ export class MappingManager {
   private readonly waitForTimers: boolean;
   private version = 0;
   private waiters: (() => void)[] = [];
+  /** Creation order of the API's mappings (ListEventSourceMappings pages by it). */
+  private readonly sequence = new Map<string, number>();
+  private created = 0;
 
   constructor(private readonly options: MappingManagerOptions) {
     const source = options.changeLog.source;
@@ -169,6 +174,7 @@ export class MappingManager {
       options.checkpoint,
     );
     this.mappings.set(mapping.uuid, mapping);
+    this.sequence.set(mapping.uuid, ++this.created);
     const answer = configurationOf(mapping, this.where, 'Creating');
     this.applyEnabled(mapping);
     return answer;
@@ -266,18 +272,40 @@ export class MappingManager {
     return configurationOf(mapping, this.where);
   }
 
-  /** ListEventSourceMappings, optionally by stream ARN and/or function. */
-  list(filter: { readonly EventSourceArn?: string; readonly FunctionName?: string } = {}): {
-    EventSourceMappings: EventSourceMappingConfiguration[];
-  } {
+  /**
+   * ListEventSourceMappings, optionally by stream ARN and/or function, in creation order. Paged
+   * like Lambda: at most `MaxItems`, and never more than 100, per page ("ListEventSourceMappings
+   * returns a maximum of 100 items in each response", API reference); `NextMarker` continues.
+   * @throws InvalidParameterValueException for a marker this manager did not issue.
+   */
+  list(
+    filter: {
+      readonly EventSourceArn?: string;
+      readonly FunctionName?: string;
+      readonly Marker?: string;
+      readonly MaxItems?: number;
+    } = {},
+  ): { EventSourceMappings: EventSourceMappingConfiguration[]; NextMarker?: string } {
     const name = filter.FunctionName === undefined ? undefined : functionNameOf(filter.FunctionName);
-    const EventSourceMappings = [...this.mappings.values()]
-      .filter(
-        (mapping) => filter.EventSourceArn === undefined || mapping.eventSourceArn === filter.EventSourceArn,
-      )
-      .filter((mapping) => name === undefined || mapping.fn.functionName === name)
-      .map((mapping) => configurationOf(mapping, this.where));
-    return { EventSourceMappings };
+    let after = 0;
+    if (filter.Marker !== undefined) {
+      const decoded = Buffer.from(filter.Marker, 'base64url').toString('utf8');
+      after = /^esm:\d+$/.test(decoded) ? Number(decoded.slice(4)) : Number.NaN;
+      // eddy's wording: Lambda's markers are opaque and its message for a forged one unrecorded.
+      if (Number.isNaN(after)) throw new InvalidParameterValueException(`Invalid marker: ${filter.Marker}`);
+    }
+    const pageSize = Math.min(filter.MaxItems ?? LIST_PAGE, LIST_PAGE);
+    const matching = [...this.mappings.values()].filter(
+      (mapping) =>
+        (this.sequence.get(mapping.uuid) ?? 0) > after &&
+        (filter.EventSourceArn === undefined || mapping.eventSourceArn === filter.EventSourceArn) &&
+        (name === undefined || mapping.fn.functionName === name),
+    );
+    const page = matching.slice(0, pageSize);
+    const EventSourceMappings = page.map((mapping) => configurationOf(mapping, this.where));
+    if (matching.length <= pageSize) return { EventSourceMappings };
+    const last = this.sequence.get(page.at(-1)!.uuid)!;
+    return { EventSourceMappings, NextMarker: Buffer.from(`esm:${last}`).toString('base64url') };
   }
 
   /**
@@ -298,6 +326,7 @@ export class MappingManager {
     mapping.stop();
     mapping.settings = settings;
     mapping.fn = fn;
+    mapping.stateTransitionReason = 'User action';
     mapping.lastModified = this.options.changeLog.source.clock.now();
     const answer = configurationOf(mapping, this.where, transition);
     this.applyEnabled(mapping);
@@ -322,6 +351,7 @@ export class MappingManager {
     if (mapping.source.kind === 'internal') mapping.source.reader.close();
     this.mappings.delete(uuid);
     this.internal.delete(uuid);
+    this.sequence.delete(uuid);
     return configurationOf(mapping, this.where, 'Deleting');
   }
 
