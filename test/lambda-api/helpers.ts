@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LambdaClient } from '@aws-sdk/client-lambda';
+import { lambdaZip } from '../../infra/build/zip.js';
 import { addBuildCommand } from '../../infra/cli/commands/build.js';
 import type { EddyConfig } from '../../infra/config.js';
 import { runCommand } from '../helpers/command.js';
@@ -78,4 +79,14 @@ export function auditedOrders(invocations: readonly { readonly logs: readonly st
       .filter((line) => line.includes('\tINFO\t'))
       .map((line) => line.slice(line.indexOf('\tINFO\t') + '\tINFO\t'.length)),
   );
+}
+
+/** A one-file package (`index.mjs` by default), zipped as `eddy build` zips. */
+export function zipOf(source: string, file = 'index.mjs'): Uint8Array {
+  return lambdaZip({ [file]: Buffer.from(source) });
+}
+
+/** CreateFunction's required members for a Node.js function from a zip. */
+export function functionInput(name: string, zip: Uint8Array) {
+  return { FunctionName: name, Runtime: 'nodejs22.x', Role: ROLE, Handler: 'index.handler', Code: { ZipFile: zip } } as const;
 }
