@@ -79,8 +79,9 @@ async function run(
     client = new LambdaClient(clientConfig(target));
     await work(client, endpoint);
   } catch (error) {
+    // A service's answer (it has a fault side) is shown as is; a network failure says what to do.
     const wrapped =
-      error instanceof UsageError || (error as { $metadata?: unknown }).$metadata !== undefined
+      error instanceof UsageError || (error as { $fault?: unknown }).$fault !== undefined
         ? error
         : new EndpointError(error, endpoint);
     io.printError(`eddy mappings: ${wrapped instanceof Error ? wrapped.message : String(wrapped)}`);
