@@ -153,16 +153,17 @@ export class RestDispatcher {
       const ready = answer;
       return wait === undefined ? finish(ready) : wait.then(() => finish(ready), fail);
     }
-    return answer.then(
-      async (resolved) => {
-        await settle();
-        return finish(resolved);
-      },
-      async (error: unknown) => {
-        await settle();
-        return fail(error);
-      },
-    )
+    return answer
+      .then(
+        async (resolved) => {
+          await settle();
+          return finish(resolved);
+        },
+        async (error: unknown) => {
+          await settle();
+          return fail(error);
+        },
+      )
       .catch(fail);
   }
 }

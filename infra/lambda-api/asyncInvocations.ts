@@ -101,8 +101,7 @@ export class AsyncInvocations {
       // A function deleted meanwhile: its queued events are dropped with it.
       if (fn === undefined) return;
       const config = this.options.catalog.get(queued.functionName)?.eventInvokeConfig;
-      const maxAgeMs =
-        (config?.maximumEventAgeInSeconds ?? ASYNC_DEFAULTS.maximumEventAgeInSeconds) * 1000;
+      const maxAgeMs = (config?.maximumEventAgeInSeconds ?? ASYNC_DEFAULTS.maximumEventAgeInSeconds) * 1000;
       if (queued.attempts > 0 && this.options.clock.now() - queued.queuedAt > maxAgeMs) {
         await this.discard(queued, 'EventAgeExceeded', undefined);
         return;
@@ -145,7 +144,8 @@ export class AsyncInvocations {
     await this.deliver(queued, condition, result);
     const target = this.options.catalog.get(queued.functionName)?.deadLetterTarget;
     // The dead-letter queue receives the event itself ("Dead-letter queues", Lambda developer guide).
-    if (target !== undefined) await this.options.destinations.queue(target).enqueue(JSON.stringify(queued.event));
+    if (target !== undefined)
+      await this.options.destinations.queue(target).enqueue(JSON.stringify(queued.event));
   }
 
   /** Sends the invocation record to the destination configured for the outcome. */
@@ -161,13 +161,16 @@ export class AsyncInvocations {
     const record = this.record(queued, condition, result);
     const body = JSON.stringify(record);
     const service = destination.split(':')[2];
-    if (service === 'sqs' || service === 'sns') await this.options.destinations.queue(destination).enqueue(body);
+    if (service === 'sqs' || service === 'sns')
+      await this.options.destinations.queue(destination).enqueue(body);
     else if (service === 's3')
       await this.options.destinations
         .bucket(destination)
         .put(asyncObjectKey(queued.functionName, record.timestamp), body);
     else if (service === 'lambda') {
-      const target = destination.slice(destination.indexOf(':function:') + ':function:'.length).split(':')[0]!;
+      const target = destination
+        .slice(destination.indexOf(':function:') + ':function:'.length)
+        .split(':')[0]!;
       this.enqueue(target, record);
     }
   }
@@ -193,7 +196,8 @@ export class AsyncInvocations {
         result.status === 'ok'
           ? { statusCode: 200, executedVersion: '$LATEST' }
           : { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' };
-      record.responsePayload = result.status === 'ok' ? (result.payload ?? null) : functionErrorPayload(result);
+      record.responsePayload =
+        result.status === 'ok' ? (result.payload ?? null) : functionErrorPayload(result);
     }
     return record as unknown as AsyncInvocationRecord;
   }

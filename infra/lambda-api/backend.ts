@@ -145,7 +145,9 @@ export class LambdaBackend {
     }
     const directory = join(this.codeRoot, stored.name, stored.code.revision);
     if (!existsSync(directory)) {
-      this.options.onWarning?.(`function ${stored.name} is not restored: its package is missing (${directory})`);
+      this.options.onWarning?.(
+        `function ${stored.name} is not restored: its package is missing (${directory})`,
+      );
       return;
     }
     this.catalog.restore({
@@ -212,7 +214,10 @@ export class LambdaBackend {
     });
   }
 
-  private createMappingWith(input: CreateEventSourceMappingInput, uuid: string): EventSourceMappingConfiguration {
+  private createMappingWith(
+    input: CreateEventSourceMappingInput,
+    uuid: string,
+  ): EventSourceMappingConfiguration {
     return this.options.createMapping !== undefined
       ? this.options.createMapping(input, uuid)
       : this.options.mappings.create(input, { uuid });

@@ -220,7 +220,8 @@ export class FunctionCatalog {
       description: '',
       timeout: definition.timeout ?? SETTING_DEFAULTS.timeout,
       memorySize: definition.memorySize ?? SETTING_DEFAULTS.memorySize,
-      environment: environment === undefined || Object.keys(environment).length === 0 ? undefined : environment,
+      environment:
+        environment === undefined || Object.keys(environment).length === 0 ? undefined : environment,
       deadLetterTarget: undefined,
       tracingMode: SETTING_DEFAULTS.tracingMode,
       architectures: SETTING_DEFAULTS.architectures,

@@ -4,13 +4,7 @@ import {
   LambdaValidationException,
   validationError,
 } from './errors.js';
-import {
-  optionalObject,
-  optionalString,
-  optionalStringMap,
-  optionalInteger,
-  quote,
-} from './request.js';
+import { optionalInteger, optionalObject, optionalString, optionalStringMap, quote } from './request.js';
 
 /**
  * The settings CreateFunction and UpdateFunctionConfiguration take, with their defaults, limits
@@ -336,7 +330,9 @@ export function updateSettings(current: FunctionSettings, input: Record<string, 
     memorySize: members.memorySize ?? current.memorySize,
     environment: members.variables ?? current.environment,
     deadLetterTarget:
-      members.deadLetterTarget === undefined ? current.deadLetterTarget : members.deadLetterTarget || undefined,
+      members.deadLetterTarget === undefined
+        ? current.deadLetterTarget
+        : members.deadLetterTarget || undefined,
     tracingMode: members.tracingMode ?? current.tracingMode,
     architectures: (members.architectures as string[] | undefined) ?? current.architectures,
     ephemeralStorage: members.ephemeralStorage ?? current.ephemeralStorage,

@@ -11,7 +11,11 @@ export interface LambdaOperation {
   readonly name: string;
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly path: string;
-  handle(backend: LambdaBackend, request: RestRequest, context: RequestContext): RestAnswer | Promise<RestAnswer>;
+  handle(
+    backend: LambdaBackend,
+    request: RestRequest,
+    context: RequestContext,
+  ): RestAnswer | Promise<RestAnswer>;
 }
 
 /** A JSON answer. */

@@ -45,7 +45,10 @@ export function lambdaReadService(backend: LambdaBackend): RestService {
         handle: (request) => {
           const record = backend.catalog.require(request.params.FunctionName!);
           if (record.code === undefined)
-            return { status: 404, body: { message: `${record.name} runs its module from the project: no package` } };
+            return {
+              status: 404,
+              body: { message: `${record.name} runs its module from the project: no package` },
+            };
           return { status: 200, body: readFileSync(record.code.zipFile), contentType: 'application/zip' };
         },
       },

@@ -135,7 +135,8 @@ export function functionReference(
       {
         value: quote(value === '' ? undefined : value),
         member: 'functionName',
-        constraint: value === '' ? 'Member must have length greater than or equal to 1' : 'Member must not be null',
+        constraint:
+          value === '' ? 'Member must have length greater than or equal to 1' : 'Member must not be null',
       },
     ]);
   const violations: ConstraintViolation[] = [];

@@ -20,8 +20,13 @@ import { createLocalClient } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { RequestPipeline } from '../host/pipeline.js';
 import { provisionTables } from '../host/provision.js';
-import { createLocalLambdaClient, LambdaBackend, lambdaReadService, lambdaService } from '../lambda-api/index.js';
 import { type BoundAddress, EddyServer, type ServerOptions } from '../host/server.js';
+import {
+  createLocalLambdaClient,
+  LambdaBackend,
+  lambdaReadService,
+  lambdaService,
+} from '../lambda-api/index.js';
 import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
 import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
@@ -245,7 +250,9 @@ export class LocalStack {
     const enabled = this.lambdaApi.configMappingEnabled(uuid);
     try {
       this.createMapping(
-        (enabled === undefined ? input : { ...input, Enabled: enabled }) as unknown as CreateEventSourceMappingInput,
+        (enabled === undefined
+          ? input
+          : { ...input, Enabled: enabled }) as unknown as CreateEventSourceMappingInput,
         uuid,
       );
     } catch (error) {

@@ -174,7 +174,8 @@ export class EventSourceMapping {
     this.subscription = undefined;
     this.state = 'Disabled';
     this.stateTransitionReason = 'Lambda initiated';
-    this.counters.lastProcessingResult = 'PROBLEM: Stream not found (its table was deleted or its stream disabled)';
+    this.counters.lastProcessingResult =
+      'PROBLEM: Stream not found (its table was deleted or its stream disabled)';
   }
 
   /**

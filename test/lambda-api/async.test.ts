@@ -37,9 +37,17 @@ async function start(): Promise<TestStack> {
 
 const invokeEvent = (payload: object) =>
   stack!.lambda.send(
-    new InvokeCommand({ FunctionName: 'ship', InvocationType: 'Event', Payload: Buffer.from(JSON.stringify(payload)) }),
+    new InvokeCommand({
+      FunctionName: 'ship',
+      InvocationType: 'Event',
+      Payload: Buffer.from(JSON.stringify(payload)),
+    }),
   );
-const messages = (arn: string) => stack!.stack.destinations.queue(arn).messages().map((message) => JSON.parse(message.body));
+const messages = (arn: string) =>
+  stack!.stack.destinations
+    .queue(arn)
+    .messages()
+    .map((message) => JSON.parse(message.body));
 
 describe('Invoke with InvocationType Event', () => {
   it('answers 202 at once and runs the function with the same request id', async () => {
@@ -49,7 +57,11 @@ describe('Invoke with InvocationType Event', () => {
     expect(answer.Payload?.length ?? 0).toBe(0);
     await stack!.settled();
     const [invocation] = stack!.invocations('ship');
-    expect(invocation).toMatchObject({ requestId: answer.$metadata.requestId, status: 'ok', result: { shipped: 'o-1' } });
+    expect(invocation).toMatchObject({
+      requestId: answer.$metadata.requestId,
+      status: 'ok',
+      result: { shipped: 'o-1' },
+    });
   });
 
   it('retries a failure twice, one then two minutes later, then sends the record on failure', async () => {
@@ -64,7 +76,9 @@ describe('Invoke with InvocationType Event', () => {
       FunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:ship:$LATEST',
       DestinationConfig: { OnFailure: { Destination: FAILURES }, OnSuccess: { Destination: SUCCESSES } },
     });
-    await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: 'ship', DeadLetterConfig: { TargetArn: DLQ } }));
+    await lambda.send(
+      new UpdateFunctionConfigurationCommand({ FunctionName: 'ship', DeadLetterConfig: { TargetArn: DLQ } }),
+    );
     const answer = await invokeEvent({ orderId: 'o-2', fail: true });
     await stack!.settled();
     expect(stack!.invocations('ship')).toHaveLength(1);
@@ -140,8 +154,12 @@ describe('Invoke with InvocationType Event', () => {
 describe('Get/DeleteFunctionEventInvokeConfig', () => {
   it('reads the config back, deletes it (204), then answers ResourceNotFoundException', async () => {
     const { lambda } = await start();
-    await lambda.send(new PutFunctionEventInvokeConfigCommand({ FunctionName: 'ship', MaximumRetryAttempts: 1 }));
-    expect(await lambda.send(new GetFunctionEventInvokeConfigCommand({ FunctionName: 'ship' }))).toMatchObject({
+    await lambda.send(
+      new PutFunctionEventInvokeConfigCommand({ FunctionName: 'ship', MaximumRetryAttempts: 1 }),
+    );
+    expect(
+      await lambda.send(new GetFunctionEventInvokeConfigCommand({ FunctionName: 'ship' })),
+    ).toMatchObject({
       MaximumRetryAttempts: 1,
       DestinationConfig: { OnSuccess: {}, OnFailure: {} },
     });

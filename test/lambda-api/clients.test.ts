@@ -40,7 +40,9 @@ function awsEnvironment(): NodeJS.ProcessEnv {
 }
 
 /** `aws lambda <args>` → its JSON output, or its exit code and stderr when it fails. */
-async function aws(...args: string[]): Promise<{ json?: Record<string, unknown>; code: number; stderr: string }> {
+async function aws(
+  ...args: string[]
+): Promise<{ json?: Record<string, unknown>; code: number; stderr: string }> {
   try {
     const { stdout, stderr } = await execFileAsync(
       'aws',
@@ -55,80 +57,102 @@ async function aws(...args: string[]): Promise<{ json?: Record<string, unknown>;
 }
 
 describe('the AWS CLI', () => {
-  it('creates a function from the zip, maps the stream with a filter, disables, invokes, deletes', async () => {
-    const created = await aws(
-      'create-function',
-      '--function-name',
-      'cli-audit',
-      '--runtime',
-      'nodejs22.x',
-      '--role',
-      ROLE,
-      '--handler',
-      'index.handler',
-      '--zip-file',
-      `fileb://${project.zipFile}`,
-    );
-    expect(created.json).toMatchObject({ FunctionName: 'cli-audit', State: 'Pending', CodeSize: project.zip.length });
-    const filter = JSON.stringify({ Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] });
-    const mapping = await aws(
-      'create-event-source-mapping',
-      '--function-name',
-      'cli-audit',
-      '--event-source-arn',
-      streamArn,
-      '--starting-position',
-      'LATEST',
-      '--filter-criteria',
-      filter,
-    );
-    expect(mapping.json).toMatchObject({ State: 'Creating', FilterCriteria: JSON.parse(filter) });
-    const uuid = mapping.json!.UUID as string;
-    await stack.client.send(
-      new PutItemCommand({ TableName: 'Orders', Item: { orderId: { S: 'c-1' }, status: { S: 'placed' } } }),
-    );
-    await stack.client.send(
-      new PutItemCommand({ TableName: 'Orders', Item: { orderId: { S: 'c-1' }, status: { S: 'paid' } } }),
-    );
-    await stack.settled();
-    // The MODIFY does not match the filter.
-    expect(auditedOrders(stack.invocations('cli-audit'))).toEqual(['INSERT c-1 placed']);
+  it(
+    'creates a function from the zip, maps the stream with a filter, disables, invokes, deletes',
+    async () => {
+      const created = await aws(
+        'create-function',
+        '--function-name',
+        'cli-audit',
+        '--runtime',
+        'nodejs22.x',
+        '--role',
+        ROLE,
+        '--handler',
+        'index.handler',
+        '--zip-file',
+        `fileb://${project.zipFile}`,
+      );
+      expect(created.json).toMatchObject({
+        FunctionName: 'cli-audit',
+        State: 'Pending',
+        CodeSize: project.zip.length,
+      });
+      const filter = JSON.stringify({ Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] });
+      const mapping = await aws(
+        'create-event-source-mapping',
+        '--function-name',
+        'cli-audit',
+        '--event-source-arn',
+        streamArn,
+        '--starting-position',
+        'LATEST',
+        '--filter-criteria',
+        filter,
+      );
+      expect(mapping.json).toMatchObject({ State: 'Creating', FilterCriteria: JSON.parse(filter) });
+      const uuid = mapping.json!.UUID as string;
+      await stack.client.send(
+        new PutItemCommand({ TableName: 'Orders', Item: { orderId: { S: 'c-1' }, status: { S: 'placed' } } }),
+      );
+      await stack.client.send(
+        new PutItemCommand({ TableName: 'Orders', Item: { orderId: { S: 'c-1' }, status: { S: 'paid' } } }),
+      );
+      await stack.settled();
+      // The MODIFY does not match the filter.
+      expect(auditedOrders(stack.invocations('cli-audit'))).toEqual(['INSERT c-1 placed']);
 
-    const disabled = await aws('update-event-source-mapping', '--uuid', uuid, '--no-enabled');
-    expect(disabled.json).toMatchObject({ UUID: uuid, State: 'Disabling' });
-    const listed = await aws('list-event-source-mappings', '--function-name', 'cli-audit');
-    expect(listed.json).toMatchObject({ EventSourceMappings: [{ UUID: uuid, State: 'Disabled', LastProcessingResult: 'OK' }] });
+      const disabled = await aws('update-event-source-mapping', '--uuid', uuid, '--no-enabled');
+      expect(disabled.json).toMatchObject({ UUID: uuid, State: 'Disabling' });
+      const listed = await aws('list-event-source-mappings', '--function-name', 'cli-audit');
+      expect(listed.json).toMatchObject({
+        EventSourceMappings: [{ UUID: uuid, State: 'Disabled', LastProcessingResult: 'OK' }],
+      });
 
-    writeFileSync(join(project.directory, 'event.json'), JSON.stringify({ fail: 'out of stock' }));
-    const invoked = await aws(
-      'invoke',
-      '--function-name',
-      'cli-audit',
-      '--payload',
-      'file://event.json',
-      '--log-type',
-      'Tail',
-      'answer.json',
-    );
-    expect(invoked.json).toMatchObject({ StatusCode: 200, FunctionError: 'Unhandled', ExecutedVersion: '$LATEST' });
-    expect(Buffer.from(invoked.json!.LogResult as string, 'base64').toString()).toMatch(/^START RequestId: /);
+      writeFileSync(join(project.directory, 'event.json'), JSON.stringify({ fail: 'out of stock' }));
+      const invoked = await aws(
+        'invoke',
+        '--function-name',
+        'cli-audit',
+        '--payload',
+        'file://event.json',
+        '--log-type',
+        'Tail',
+        'answer.json',
+      );
+      expect(invoked.json).toMatchObject({
+        StatusCode: 200,
+        FunctionError: 'Unhandled',
+        ExecutedVersion: '$LATEST',
+      });
+      expect(Buffer.from(invoked.json!.LogResult as string, 'base64').toString()).toMatch(
+        /^START RequestId: /,
+      );
 
-    const deleted = await aws('delete-event-source-mapping', '--uuid', uuid);
-    expect(deleted.json).toMatchObject({ UUID: uuid, State: 'Deleting' });
-  }, CLI_TIMEOUT_MS);
+      const deleted = await aws('delete-event-source-mapping', '--uuid', uuid);
+      expect(deleted.json).toMatchObject({ UUID: uuid, State: 'Deleting' });
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it('prints Lambda errors as the CLI prints AWS errors', async () => {
-    const missing = await aws('get-function', '--function-name', 'nope');
-    expect(missing.code).toBe(255);
-    expect(missing.stderr).toContain(
-      'An error occurred (ResourceNotFoundException) when calling the GetFunction operation: Function not found: arn:aws:lambda:us-east-1:000000000000:function:nope',
-    );
-  }, CLI_TIMEOUT_MS);
+  it(
+    'prints Lambda errors as the CLI prints AWS errors',
+    async () => {
+      const missing = await aws('get-function', '--function-name', 'nope');
+      expect(missing.code).toBe(255);
+      expect(missing.stderr).toContain(
+        'An error occurred (ResourceNotFoundException) when calling the GetFunction operation: Function not found: arn:aws:lambda:us-east-1:000000000000:function:nope',
+      );
+    },
+    CLI_TIMEOUT_MS,
+  );
 });
 
 describe('boto3', () => {
-  it('lists, invokes and reads the Lambda API', async () => {
-    const script = `
+  it(
+    'lists, invokes and reads the Lambda API',
+    async () => {
+      const script = `
 import boto3, json, sys
 client = boto3.client('lambda', endpoint_url=sys.argv[1])
 names = [f['FunctionName'] for f in client.list_functions()['Functions']]
@@ -140,12 +164,16 @@ except client.exceptions.ResourceNotFoundException as e:
     error = [e.response['Error']['Code'], e.response['Error']['Message'], e.response['ResponseMetadata']['HTTPStatusCode']]
 print(json.dumps({'names': names, 'status': answer['StatusCode'], 'payload': json.loads(answer['Payload'].read()), 'error': error}))
 `;
-    const { stdout } = await execFileAsync('python3', ['-c', script, stack.endpoint!], { env: awsEnvironment() });
-    expect(JSON.parse(stdout)).toEqual({
-      names: ['cli-audit'],
-      status: 200,
-      payload: { seen: 0 },
-      error: ['ResourceNotFoundException', 'The resource you requested does not exist.', 404],
-    });
-  }, CLI_TIMEOUT_MS);
+      const { stdout } = await execFileAsync('python3', ['-c', script, stack.endpoint!], {
+        env: awsEnvironment(),
+      });
+      expect(JSON.parse(stdout)).toEqual({
+        names: ['cli-audit'],
+        status: 200,
+        payload: { seen: 0 },
+        error: ['ResourceNotFoundException', 'The resource you requested does not exist.', 404],
+      });
+    },
+    CLI_TIMEOUT_MS,
+  );
 });

@@ -27,7 +27,9 @@ async function start(): Promise<TestStack> {
   stack = await startStack(
     {
       tables: [ORDERS],
-      functions: { onOrder: { handler: './unused.ts', timeout: 6, events: [{ stream: { table: 'Orders' } }] } },
+      functions: {
+        onOrder: { handler: './unused.ts', timeout: 6, events: [{ stream: { table: 'Orders' } }] },
+      },
     },
     { handlers: { onOrder: async () => 'from the config' } },
   );
@@ -66,7 +68,9 @@ describe('ListFunctions, GetFunction, GetFunctionConfiguration', () => {
   it('pages with MaxItems and Marker, by name', async () => {
     const { lambda } = await start();
     for (const name of ['b-fn', 'a-fn', 'c-fn'])
-      await lambda.send(new CreateFunctionCommand(functionInput(name, zipOf('export const handler = async () => 1;'))));
+      await lambda.send(
+        new CreateFunctionCommand(functionInput(name, zipOf('export const handler = async () => 1;'))),
+      );
     const first = await lambda.send(new ListFunctionsCommand({ MaxItems: 2 }));
     expect(first.Functions?.map((fn) => fn.FunctionName)).toEqual(['a-fn', 'b-fn']);
     const second = await lambda.send(new ListFunctionsCommand({ MaxItems: 2, Marker: first.NextMarker }));
@@ -82,16 +86,24 @@ describe('ListFunctions, GetFunction, GetFunctionConfiguration', () => {
       '000000000000:function:onOrder',
       'onOrder:$LATEST',
     ])
-      expect((await lambda.send(new GetFunctionConfigurationCommand({ FunctionName }))).FunctionName).toBe('onOrder');
-    const version = await sendError(lambda.send(new GetFunctionCommand({ FunctionName: 'onOrder', Qualifier: '3' })));
+      expect((await lambda.send(new GetFunctionConfigurationCommand({ FunctionName }))).FunctionName).toBe(
+        'onOrder',
+      );
+    const version = await sendError(
+      lambda.send(new GetFunctionCommand({ FunctionName: 'onOrder', Qualifier: '3' })),
+    );
     expect(version).toBeInstanceOf(ResourceNotFoundException);
-    expect(version?.message).toBe('Function not found: arn:aws:lambda:us-east-1:000000000000:function:onOrder:3');
+    expect(version?.message).toBe(
+      'Function not found: arn:aws:lambda:us-east-1:000000000000:function:onOrder:3',
+    );
     // Lambda's message when the name's qualifier and the query's disagree.
     const mismatch = await sendError(
       lambda.send(new GetFunctionCommand({ FunctionName: 'onOrder:$LATEST', Qualifier: '2' })),
     );
     expect(mismatch).toBeInstanceOf(InvalidParameterValueException);
-    expect(mismatch?.message).toBe('The derived qualifier from the function name does not match the specified qualifier.');
+    expect(mismatch?.message).toBe(
+      'The derived qualifier from the function name does not match the specified qualifier.',
+    );
   });
 });
 
@@ -100,14 +112,23 @@ describe('CreateFunction, UpdateFunctionCode, UpdateFunctionConfiguration, Delet
     const { lambda } = await start();
     const created = await lambda.send(
       new CreateFunctionCommand(
-        functionInput('greeter', zipOf('export const handler = async (event) => `v1 ${event.name}`;')),
+        functionInput('greeter', zipOf("export const handler = async (event) => 'v1 ' + event.name;")),
       ),
     );
-    expect(payloadOf(await lambda.send(new InvokeCommand({ FunctionName: 'greeter', Payload: Buffer.from('{"name":"ann"}') })))).toBe('v1 ann');
+    expect(
+      payloadOf(
+        await lambda.send(
+          new InvokeCommand({ FunctionName: 'greeter', Payload: Buffer.from('{"name":"ann"}') }),
+        ),
+      ),
+    ).toBe('v1 ann');
     const updated = await lambda.send(
       new UpdateFunctionCodeCommand({
         FunctionName: 'greeter',
-        ZipFile: zipOf('exports.handler = async (event) => `v2 ${event.name} ${process.env.GREETING}`;', 'index.js'),
+        ZipFile: zipOf(
+          "exports.handler = async (event) => ['v2', event.name, process.env.GREETING].join(' ');",
+          'index.js',
+        ),
         RevisionId: created.RevisionId,
       }),
     );
@@ -123,10 +144,22 @@ describe('CreateFunction, UpdateFunctionCode, UpdateFunctionConfiguration, Delet
       }),
     );
     expect(configured).toMatchObject({ Timeout: 30, Environment: { Variables: { GREETING: 'hello' } } });
-    expect(payloadOf(await lambda.send(new InvokeCommand({ FunctionName: 'greeter', Payload: Buffer.from('{"name":"bo"}') })))).toBe('v2 bo hello');
+    expect(
+      payloadOf(
+        await lambda.send(
+          new InvokeCommand({ FunctionName: 'greeter', Payload: Buffer.from('{"name":"bo"}') }),
+        ),
+      ),
+    ).toBe('v2 bo hello');
     // Optimistic locking: an update naming an old revision is refused (Lambda's message).
     const stale = await sendError(
-      lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: 'greeter', Timeout: 5, RevisionId: created.RevisionId })),
+      lambda.send(
+        new UpdateFunctionConfigurationCommand({
+          FunctionName: 'greeter',
+          Timeout: 5,
+          RevisionId: created.RevisionId,
+        }),
+      ),
     );
     expect(stale).toBeInstanceOf(PreconditionFailedException);
     expect(stale?.message).toMatch(/^The Revision Id provided does not match the latest Revision Id/);
@@ -140,7 +173,9 @@ describe('CreateFunction, UpdateFunctionCode, UpdateFunctionConfiguration, Delet
   it('refuses a name in use (409) and an unreadable zip', async () => {
     const { lambda } = await start();
     // moto's FunctionAlreadyExists: "Function already exist: <name>", 409.
-    const taken = await sendError(lambda.send(new CreateFunctionCommand(functionInput('onOrder', zipOf('')))));
+    const taken = await sendError(
+      lambda.send(new CreateFunctionCommand(functionInput('onOrder', zipOf('')))),
+    );
     expect(taken).toBeInstanceOf(ResourceConflictException);
     expect(taken).toMatchObject({
       message: 'Function already exist: onOrder',
@@ -150,7 +185,9 @@ describe('CreateFunction, UpdateFunctionCode, UpdateFunctionConfiguration, Delet
       lambda.send(new CreateFunctionCommand(functionInput('bad-zip', Buffer.from('not a zip at all')))),
     );
     expect(garbage).toBeInstanceOf(InvalidParameterValueException);
-    expect(garbage?.message).toBe('Could not unzip uploaded file. Please check your file, then try to upload again.');
+    expect(garbage?.message).toBe(
+      'Could not unzip uploaded file. Please check your file, then try to upload again.',
+    );
   });
 
   it('runs Node.js only: other runtimes and retired Node.js ones are refused', async () => {

@@ -52,7 +52,11 @@ export async function buildAuditProject(): Promise<BuiltProject> {
     join(directory, 'eddy.config.json'),
     JSON.stringify({ functions: { audit: { handler: './src/audit.ts' } } }),
   );
-  const run = await runCommand(addBuildCommand, ['build', '--config', 'eddy.config.json', '--out', 'dist'], directory);
+  const run = await runCommand(
+    addBuildCommand,
+    ['build', '--config', 'eddy.config.json', '--out', 'dist'],
+    directory,
+  );
   if (run.code !== 0) throw new Error(`eddy build failed: ${run.err.join('\n')}`);
   const zipFile = join(directory, 'dist', 'functions', 'audit.zip');
   return {
@@ -88,5 +92,11 @@ export function zipOf(source: string, file = 'index.mjs'): Uint8Array {
 
 /** CreateFunction's required members for a Node.js function from a zip. */
 export function functionInput(name: string, zip: Uint8Array) {
-  return { FunctionName: name, Runtime: 'nodejs22.x', Role: ROLE, Handler: 'index.handler', Code: { ZipFile: zip } } as const;
+  return {
+    FunctionName: name,
+    Runtime: 'nodejs22.x',
+    Role: ROLE,
+    Handler: 'index.handler',
+    Code: { ZipFile: zip },
+  } as const;
 }

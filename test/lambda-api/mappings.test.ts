@@ -60,9 +60,9 @@ describe("the config's mappings", () => {
         StateTransitionReason: 'User action',
       }),
     ]);
-    expect((await lambda.send(new UpdateEventSourceMappingCommand({ UUID: uuid, Enabled: false }))).State).toBe(
-      'Disabling',
-    );
+    expect(
+      (await lambda.send(new UpdateEventSourceMappingCommand({ UUID: uuid, Enabled: false }))).State,
+    ).toBe('Disabling');
     await put(stack!, 'Orders', 'o-1');
     await stack!.settled();
     expect(stack!.invocations('onOrder')).toHaveLength(0);
@@ -82,7 +82,13 @@ describe('CreateEventSourceMapping', () => {
     const { lambda } = await start();
     const arn = streamOf(stack!, 'Orders');
     const duplicate = await sendError(
-      lambda.send(new CreateEventSourceMappingCommand({ FunctionName: 'onOrder', EventSourceArn: arn, StartingPosition: 'LATEST' })),
+      lambda.send(
+        new CreateEventSourceMappingCommand({
+          FunctionName: 'onOrder',
+          EventSourceArn: arn,
+          StartingPosition: 'LATEST',
+        }),
+      ),
     );
     // Recorded message (LocalStack's AWS-validated snapshot), HTTP 409.
     expect(duplicate).toBeInstanceOf(ResourceConflictException);
@@ -91,7 +97,13 @@ describe('CreateEventSourceMapping', () => {
     );
     const unknown = `${arn.slice(0, -3)}999`;
     const missing = await sendError(
-      lambda.send(new CreateEventSourceMappingCommand({ FunctionName: 'onOrder', EventSourceArn: unknown, StartingPosition: 'LATEST' })),
+      lambda.send(
+        new CreateEventSourceMappingCommand({
+          FunctionName: 'onOrder',
+          EventSourceArn: unknown,
+          StartingPosition: 'LATEST',
+        }),
+      ),
     );
     expect(missing).toBeInstanceOf(InvalidParameterValueException);
     expect(missing?.message).toBe(`Stream not found: ${unknown}`);
@@ -106,11 +118,17 @@ describe('CreateEventSourceMapping', () => {
     expect(queue?.message).toMatch(/^eddy runs event source mappings for DynamoDB streams only/);
     const noFunction = await sendError(
       lambda.send(
-        new CreateEventSourceMappingCommand({ FunctionName: 'ghost', EventSourceArn: streamOf(stack!, 'Returns'), StartingPosition: 'LATEST' }),
+        new CreateEventSourceMappingCommand({
+          FunctionName: 'ghost',
+          EventSourceArn: streamOf(stack!, 'Returns'),
+          StartingPosition: 'LATEST',
+        }),
       ),
     );
     expect(noFunction).toBeInstanceOf(ResourceNotFoundException);
-    expect(noFunction?.message).toBe('Function not found: arn:aws:lambda:us-east-1:000000000000:function:ghost');
+    expect(noFunction?.message).toBe(
+      'Function not found: arn:aws:lambda:us-east-1:000000000000:function:ghost',
+    );
     const batch = await sendError(
       lambda.send(
         new CreateEventSourceMappingCommand({
@@ -132,13 +150,23 @@ describe('CreateEventSourceMapping', () => {
 describe('ListEventSourceMappings', () => {
   it('filters by function and stream and pages with MaxItems and Marker', async () => {
     const { lambda } = await start();
-    await lambda.send(new CreateFunctionCommand(functionInput('refunds', zipOf('export const handler = async () => {};'))));
+    await lambda.send(
+      new CreateFunctionCommand(functionInput('refunds', zipOf('export const handler = async () => {};'))),
+    );
     const returns = streamOf(stack!, 'Returns');
     const a = await lambda.send(
-      new CreateEventSourceMappingCommand({ FunctionName: 'refunds', EventSourceArn: returns, StartingPosition: 'LATEST' }),
+      new CreateEventSourceMappingCommand({
+        FunctionName: 'refunds',
+        EventSourceArn: returns,
+        StartingPosition: 'LATEST',
+      }),
     );
     const b = await lambda.send(
-      new CreateEventSourceMappingCommand({ FunctionName: 'onOrder', EventSourceArn: returns, StartingPosition: 'LATEST' }),
+      new CreateEventSourceMappingCommand({
+        FunctionName: 'onOrder',
+        EventSourceArn: returns,
+        StartingPosition: 'LATEST',
+      }),
     );
     const config = bindingUuid('onOrder', 'Orders');
     const byFunction = await lambda.send(new ListEventSourceMappingsCommand({ FunctionName: 'onOrder' }));

@@ -50,10 +50,28 @@ describe('eddy mappings', () => {
     await stack.settled();
     const run = await mappings();
     expect(run.code).toBe(0);
-    expect(run.out[0]).toMatch(/^UUID\s+FUNCTION\s+TABLE\s+STATE\s+ITERATOR AGE\s+LAST RESULT\s+DESTINATIONS$/);
+    expect(run.out[0]).toMatch(
+      /^UUID\s+FUNCTION\s+TABLE\s+STATE\s+ITERATOR AGE\s+LAST RESULT\s+DESTINATIONS$/,
+    );
     expect(run.out.slice(1).map((line) => line.split(/\s{2,}/))).toEqual([
-      [bindingUuid('onOrder', 'Orders'), 'onOrder', 'Orders', 'Enabled', '0 ms', 'PROBLEM: Function call failed', '1'],
-      [bindingUuid('onOrder', 'Returns'), 'onOrder', 'Returns', 'Enabled', '0 ms', 'No records processed', '0'],
+      [
+        bindingUuid('onOrder', 'Orders'),
+        'onOrder',
+        'Orders',
+        'Enabled',
+        '0 ms',
+        'PROBLEM: Function call failed',
+        '1',
+      ],
+      [
+        bindingUuid('onOrder', 'Returns'),
+        'onOrder',
+        'Returns',
+        'Enabled',
+        '0 ms',
+        'No records processed',
+        '0',
+      ],
     ]);
   });
 
@@ -81,10 +99,18 @@ describe('eddy mappings', () => {
       tmpdir(),
     );
     expect(run.code).toBe(1);
-    expect(run.err[0]).toMatch(/^eddy mappings: nothing answers at http:\/\/127\.0\.0\.1:1 \(start it with `eddy serve`/);
+    expect(run.err[0]).toMatch(
+      /^eddy mappings: nothing answers at http:\/\/127\.0\.0\.1:1 \(start it with `eddy serve`/,
+    );
   });
 
   it('formats ages for people', () => {
-    expect([0, 850, 12_345, 240_000, 9_000_000].map(formatAge)).toEqual(['0 ms', '850 ms', '12.3 s', '4.0 min', '2.5 h']);
+    expect([0, 850, 12_345, 240_000, 9_000_000].map(formatAge)).toEqual([
+      '0 ms',
+      '850 ms',
+      '12.3 s',
+      '4.0 min',
+      '2.5 h',
+    ]);
   });
 });

@@ -6,18 +6,18 @@ import {
   CreateEventSourceMappingCommand,
   CreateFunctionCommand,
   GetFunctionConfigurationCommand,
+  GetFunctionEventInvokeConfigCommand,
   InvokeCommand,
   ListEventSourceMappingsCommand,
   ListFunctionsCommand,
   PutFunctionEventInvokeConfigCommand,
-  GetFunctionEventInvokeConfigCommand,
   UpdateEventSourceMappingCommand,
 } from '@aws-sdk/client-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EddyConfig } from '../../infra/config.js';
 import { createHostLogger } from '../../infra/host/logger.js';
-import { bindingUuid } from '../../infra/stack/mappingCheckpoints.js';
 import { LocalStack } from '../../infra/stack/localStack.js';
+import { bindingUuid } from '../../infra/stack/mappingCheckpoints.js';
 import { auditedOrders, type BuiltProject, buildAuditProject, ORDERS, ROLE } from './helpers.js';
 
 // With a data directory, what the Lambda API created (functions, mappings, their states) and
@@ -55,7 +55,9 @@ async function start(path: string): Promise<LocalStack> {
 const putOrder = (stack: LocalStack, orderId: string, status = 'placed') =>
   stack
     .client()
-    .send(new PutItemCommand({ TableName: 'Orders', Item: { orderId: { S: orderId }, status: { S: status } } }));
+    .send(
+      new PutItemCommand({ TableName: 'Orders', Item: { orderId: { S: orderId }, status: { S: status } } }),
+    );
 
 describe('a restart with a data directory', () => {
   it('finds the API functions, mappings, their states and positions again', async () => {
@@ -93,7 +95,10 @@ describe('a restart with a data directory', () => {
     await lambda.send(new UpdateEventSourceMappingCommand({ UUID: configMapping, Enabled: false }));
     await putOrder(stack, 'o-2');
     await stack.settled();
-    expect(auditedOrders(stack.functions.invocations('audit'))).toEqual(['INSERT o-1 placed', 'INSERT o-2 placed']);
+    expect(auditedOrders(stack.functions.invocations('audit'))).toEqual([
+      'INSERT o-1 placed',
+      'INSERT o-2 placed',
+    ]);
     await stack.close();
 
     stack = await start(directory);
@@ -106,7 +111,9 @@ describe('a restart with a data directory', () => {
       LastModified: created.LastModified,
       Environment: { Variables: { STAGE: 'restart' } },
     });
-    expect(await lambda.send(new GetFunctionEventInvokeConfigCommand({ FunctionName: 'audit' }))).toMatchObject({
+    expect(
+      await lambda.send(new GetFunctionEventInvokeConfigCommand({ FunctionName: 'audit' })),
+    ).toMatchObject({
       MaximumRetryAttempts: 1,
     });
     const { EventSourceMappings } = await lambda.send(new ListEventSourceMappingsCommand({}));
@@ -128,7 +135,9 @@ describe('a restart with a data directory', () => {
     await stack.settled();
     // Items are spread over shards: order holds within a shard only.
     expect([...seen].sort()).toEqual(['o-1', 'o-2', 'o-3']);
-    const answer = await lambda.send(new InvokeCommand({ FunctionName: 'audit', Payload: Buffer.from('{}') }));
+    const answer = await lambda.send(
+      new InvokeCommand({ FunctionName: 'audit', Payload: Buffer.from('{}') }),
+    );
     expect(JSON.parse(Buffer.from(answer.Payload!).toString())).toEqual({ seen: 0 });
   });
 });

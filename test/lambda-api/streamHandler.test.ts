@@ -14,7 +14,14 @@ import {
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type TestStack } from '../../infra/testing/index.js';
-import { auditedOrders, type BuiltProject, buildAuditProject, httpLambdaClient, ORDERS, ROLE } from './helpers.js';
+import {
+  auditedOrders,
+  type BuiltProject,
+  buildAuditProject,
+  httpLambdaClient,
+  ORDERS,
+  ROLE,
+} from './helpers.js';
 
 // A test suite that provisions its function and mapping with the Lambda API, as it would against
 // AWS, over HTTP with @aws-sdk/client-lambda (issue: "Tests"), on the test kit's virtual clock.
@@ -73,7 +80,10 @@ describe('a function from an `eddy build` zip, fed by a filtered mapping', () =>
       PackageType: 'Zip',
     });
     expect(created.LastModified).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/);
-    const waited = await waitUntilFunctionActiveV2({ client: lambda, maxWaitTime: 10 }, { FunctionName: 'audit' });
+    const waited = await waitUntilFunctionActiveV2(
+      { client: lambda, maxWaitTime: 10 },
+      { FunctionName: 'audit' },
+    );
     expect(waited.state).toBe('SUCCESS');
     const { Configuration, Code } = await lambda.send(new GetFunctionCommand({ FunctionName: 'audit' }));
     expect(Configuration).toMatchObject({ State: 'Active', LastUpdateStatus: 'Successful' });
@@ -90,7 +100,9 @@ describe('a function from an `eddy build` zip, fed by a filtered mapping', () =>
         EventSourceArn: streamArn,
         StartingPosition: 'TRIM_HORIZON',
         BatchSize: 10,
-        FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ dynamodb: { NewImage: { status: { S: ['placed'] } } } }) }] },
+        FilterCriteria: {
+          Filters: [{ Pattern: JSON.stringify({ dynamodb: { NewImage: { status: { S: ['placed'] } } } }) }],
+        },
       }),
     );
     expect(created.$metadata.httpStatusCode).toBe(202);
@@ -135,7 +147,9 @@ describe('a function from an `eddy build` zip, fed by a filtered mapping', () =>
       'INSERT o-4 placed',
       'INSERT o-5 placed',
     ]);
-    const { EventSourceMappings } = await lambda.send(new ListEventSourceMappingsCommand({ FunctionName: 'audit' }));
+    const { EventSourceMappings } = await lambda.send(
+      new ListEventSourceMappingsCommand({ FunctionName: 'audit' }),
+    );
     expect(EventSourceMappings?.map((mapping) => [mapping.UUID, mapping.State])).toEqual([[uuid, 'Enabled']]);
   });
 
@@ -144,7 +158,9 @@ describe('a function from an `eddy build` zip, fed by a filtered mapping', () =>
     expect(deleted.$metadata.httpStatusCode).toBe(202);
     expect(deleted.State).toBe('Deleting');
     // Recorded answer for an unknown UUID (moto's get_event_source_mapping): 404, `Message`.
-    const missing = await lambda.send(new GetEventSourceMappingCommand({ UUID: uuid })).catch((error) => error);
+    const missing = await lambda
+      .send(new GetEventSourceMappingCommand({ UUID: uuid }))
+      .catch((error) => error);
     expect(missing).toBeInstanceOf(ResourceNotFoundException);
     expect(missing.$metadata.httpStatusCode).toBe(404);
     expect(missing.message).toBe('The resource you requested does not exist.');
@@ -158,7 +174,10 @@ describe('a function from an `eddy build` zip, fed by a filtered mapping', () =>
 describe('Invoke', () => {
   it('answers a handler error with 200, X-Amz-Function-Error: Unhandled and the error object', async () => {
     const answer = await lambda.send(
-      new InvokeCommand({ FunctionName: 'audit', Payload: Buffer.from(JSON.stringify({ fail: 'no stock' })) }),
+      new InvokeCommand({
+        FunctionName: 'audit',
+        Payload: Buffer.from(JSON.stringify({ fail: 'no stock' })),
+      }),
     );
     // API_Invoke: a function error is still a 200; FunctionError says so, the payload carries it.
     expect(answer).toMatchObject({ StatusCode: 200, FunctionError: 'Unhandled', ExecutedVersion: '$LATEST' });
@@ -173,7 +192,11 @@ describe('Invoke', () => {
       new InvokeCommand({
         FunctionName: 'audit',
         LogType: 'Tail',
-        Payload: Buffer.from(JSON.stringify({ Records: [{ eventName: 'INSERT', dynamodb: { NewImage: { orderId: { S: 'x' } } } }] })),
+        Payload: Buffer.from(
+          JSON.stringify({
+            Records: [{ eventName: 'INSERT', dynamodb: { NewImage: { orderId: { S: 'x' } } } }],
+          }),
+        ),
       }),
     );
     expect(answer.FunctionError).toBeUndefined();
@@ -192,7 +215,11 @@ describe('Invoke', () => {
       dynamodb: { NewImage: { orderId: { S: `order-${index}` } } },
     }));
     const answer = await lambda.send(
-      new InvokeCommand({ FunctionName: 'audit', LogType: 'Tail', Payload: Buffer.from(JSON.stringify({ Records: records })) }),
+      new InvokeCommand({
+        FunctionName: 'audit',
+        LogType: 'Tail',
+        Payload: Buffer.from(JSON.stringify({ Records: records })),
+      }),
     );
     const log = Buffer.from(answer.LogResult!, 'base64');
     expect(log.length).toBeLessThanOrEqual(4096);

@@ -34,7 +34,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('errors on the wire', () => {
   it('answers ResourceNotFoundException: 404, x-amzn-ErrorType, {"Type":"User","Message":...}', async () => {
-    const response = await send(url, { method: 'GET', path: '/2015-03-31/functions/nope', headers: lambdaHeaders() });
+    const response = await send(url, {
+      method: 'GET',
+      path: '/2015-03-31/functions/nope',
+      headers: lambdaHeaders(),
+    });
     expect(response.status).toBe(404);
     expect(response.headers['x-amzn-errortype']).toBe('ResourceNotFoundException');
     expect(response.headers['x-amzn-requestid']).toMatch(UUID);
@@ -55,7 +59,10 @@ describe('errors on the wire', () => {
       const response = await send(url, { method, path, headers: lambdaHeaders() });
       expect(response.status).toBe(404);
       expect(response.headers['x-amzn-errortype']).toBe('UnknownOperationException');
-      expect(response.json).toMatchObject({ Type: 'User', message: expect.stringMatching(/^Unknown operation/) });
+      expect(response.json).toMatchObject({
+        Type: 'User',
+        message: expect.stringMatching(/^Unknown operation/),
+      });
     }
   });
 
@@ -68,7 +75,10 @@ describe('errors on the wire', () => {
     });
     expect(response.status).toBe(400);
     expect(response.headers['x-amzn-errortype']).toBe('InvalidRequestContentException');
-    expect(response.json).toMatchObject({ Type: 'User', message: expect.stringMatching(/^Could not parse request body into json: /) });
+    expect(response.json).toMatchObject({
+      Type: 'User',
+      message: expect.stringMatching(/^Could not parse request body into json: /),
+    });
   });
 
   it('answers an invocation payload that is not JSON, and unknown header values, as Lambda does', async () => {
@@ -80,7 +90,9 @@ describe('errors on the wire', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.headers['x-amzn-errortype']).toBe('InvalidRequestContentException');
-    expect(bad.json!.message).toMatch(/^Could not parse request body into json: Could not parse payload into json: /);
+    expect(bad.json!.message).toMatch(
+      /^Could not parse request body into json: Could not parse payload into json: /,
+    );
     const type = await send(url, {
       method: 'POST',
       path: '/2015-03-31/functions/onOrder/invocations',
@@ -122,9 +134,9 @@ describe('signature verification', () => {
     const pipeline = new RequestPipeline({ engine: stack.engine, accessKeys: keys });
     pipeline.registerRestService(lambdaService(stack.stack.lambdaApi));
     const signed = createLocalLambdaClient(pipeline, { credentials: keys[0]! });
-    expect((await signed.send(new ListFunctionsCommand({}))).Functions?.map((fn) => fn.FunctionName)).toEqual([
-      'onOrder',
-    ]);
+    expect((await signed.send(new ListFunctionsCommand({}))).Functions?.map((fn) => fn.FunctionName)).toEqual(
+      ['onOrder'],
+    );
     const wrong = createLocalLambdaClient(pipeline, {
       credentials: { accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'wrong-secret' },
     });

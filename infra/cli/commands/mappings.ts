@@ -46,7 +46,9 @@ export function addMappingsCommand(program: Command, io: CliIo): Command {
       .description('List the event source mappings of a running eddy; disable or enable one.'),
   )
     .addHelpText('after', MAPPINGS_HELP)
-    .action(async (options: ServiceCliOptions) => run(io, options, (client, target) => list(io, client, target)));
+    .action(async (options: ServiceCliOptions) =>
+      run(io, options, (client, target) => list(io, client, target)),
+    );
   for (const [verb, enabled] of [
     ['disable', false],
     ['enable', true],
@@ -54,7 +56,9 @@ export function addMappingsCommand(program: Command, io: CliIo): Command {
     withServiceOptions(
       mappings
         .command(`${verb} <name>`)
-        .description(`${verb === 'disable' ? 'Pause' : 'Resume'} a mapping (UUID, function, or FUNCTION:TABLE).`),
+        .description(
+          `${verb === 'disable' ? 'Pause' : 'Resume'} a mapping (UUID, function, or FUNCTION:TABLE).`,
+        ),
     ).action(async (name: string, options: ServiceCliOptions) =>
       run(io, { ...mappings.opts(), ...options }, (client) => setEnabled(io, client, name, enabled)),
     );
@@ -192,7 +196,8 @@ async function setEnabled(io: CliIo, client: LambdaClient, name: string, enabled
             functionOf(mapping.FunctionArn) === functionName &&
             (table === undefined || tableOf(mapping.EventSourceArn) === table),
         );
-  if (matches.length === 0) throw new UsageError(`no event source mapping named ${name} (see \`eddy mappings\`)`);
+  if (matches.length === 0)
+    throw new UsageError(`no event source mapping named ${name} (see \`eddy mappings\`)`);
   if (matches.length > 1)
     throw new UsageError(
       `${name} names ${matches.length} mappings: use FUNCTION:TABLE or a UUID (${matches
@@ -201,7 +206,9 @@ async function setEnabled(io: CliIo, client: LambdaClient, name: string, enabled
     );
   const mapping = matches[0]!;
   const { UpdateEventSourceMappingCommand } = await import('@aws-sdk/client-lambda');
-  const answer = await client.send(new UpdateEventSourceMappingCommand({ UUID: mapping.UUID, Enabled: enabled }));
+  const answer = await client.send(
+    new UpdateEventSourceMappingCommand({ UUID: mapping.UUID, Enabled: enabled }),
+  );
   io.print(
     `${answer.UUID} ${functionOf(answer.FunctionArn)} ← ${tableOf(answer.EventSourceArn)} stream: ${answer.State}`,
   );

@@ -18,7 +18,10 @@ export const createEventSourceMapping: LambdaOperation = {
   handle(backend, request) {
     const input = mappingMembers(jsonInput(request));
     checkStreamSource(input.EventSourceArn);
-    const configuration = backend.createMapping(input as unknown as CreateEventSourceMappingInput, randomUUID());
+    const configuration = backend.createMapping(
+      input as unknown as CreateEventSourceMappingInput,
+      randomUUID(),
+    );
     return answer(202, configuration);
   },
 };

@@ -1,7 +1,14 @@
 import { InvalidParameterValueException, validationError } from '../errors.js';
 import { createSettings } from '../functionSettings.js';
 import { answer, type LambdaOperation } from '../operation.js';
-import { FUNCTION_NAME_PATTERN, functionReference, jsonInput, optionalObject, optionalString, quote } from '../request.js';
+import {
+  FUNCTION_NAME_PATTERN,
+  functionReference,
+  jsonInput,
+  optionalObject,
+  optionalString,
+  quote,
+} from '../request.js';
 import { zipFileOf } from './functionCode.js';
 
 /** "If you specify only the function name, it is limited to 64 characters in length" (API reference). */
@@ -18,7 +25,10 @@ export const createFunction: LambdaOperation = {
   path: '/2015-03-31/functions',
   handle(backend, request) {
     const input = jsonInput(request);
-    const { name } = functionReference(input.FunctionName, { pattern: FUNCTION_NAME_PATTERN, maxLength: 140 });
+    const { name } = functionReference(input.FunctionName, {
+      pattern: FUNCTION_NAME_PATTERN,
+      maxLength: 140,
+    });
     if (name.length > MAX_NAME)
       throw validationError([
         {

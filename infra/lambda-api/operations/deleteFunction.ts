@@ -16,7 +16,9 @@ export const deleteFunction: LambdaOperation = {
     const qualifier = reference.qualifier ?? request.query.get('Qualifier') ?? undefined;
     if (qualifier === '$LATEST')
       // Lambda's message: the unpublished version goes only with the function.
-      throw new InvalidParameterValueException('$LATEST version cannot be deleted without deleting the function.');
+      throw new InvalidParameterValueException(
+        '$LATEST version cannot be deleted without deleting the function.',
+      );
     backend.catalog.require(reference.name, qualifier);
     backend.deleteFunction(reference.name);
     return { status: 204 };

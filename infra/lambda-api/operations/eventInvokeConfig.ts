@@ -62,7 +62,10 @@ function destinationOf(
 }
 
 /** FunctionEventInvokeConfig as Lambda answers it. */
-export function eventInvokeConfigAnswer(backend: LambdaBackend, record: FunctionRecord): Record<string, unknown> {
+export function eventInvokeConfigAnswer(
+  backend: LambdaBackend,
+  record: FunctionRecord,
+): Record<string, unknown> {
   const config = record.eventInvokeConfig;
   if (config === undefined)
     // Lambda's message (moto's `UnknownEventConfig`, from recorded answers).
