@@ -19,6 +19,7 @@ import {
 import type { DestinationResolver } from './failureRecord.js';
 import { inspect, type MappingInspection } from './inspection.js';
 import { type FunctionResolver, functionNameOf, type MappedFunction } from './invoke.js';
+import { listMappings, type MappingListFilter, type MappingListPage } from './listing.js';
 import type { PendingRecord } from './records.js';
 import {
   type CreateEventSourceMappingInput,
@@ -84,8 +85,6 @@ export interface InternalMappingOptions {
 }
 
 const NOT_FOUND = 'The resource you requested does not exist.';
-/** The most ListEventSourceMappings answers at once. */
-const LIST_PAGE = 100;
 
 /**
  * Event source mappings of one eddy (spec §2): the Lambda API's Create/Get/List/Update/Delete
@@ -273,39 +272,16 @@ export class MappingManager {
   }
 
   /**
-   * ListEventSourceMappings, optionally by stream ARN and/or function, in creation order. Paged
-   * like Lambda: at most `MaxItems`, and never more than 100, per page ("ListEventSourceMappings
-   * returns a maximum of 100 items in each response", API reference); `NextMarker` continues.
+   * ListEventSourceMappings, optionally by stream ARN and/or function, in creation order, paged
+   * as Lambda pages it (`listing.ts`).
    * @throws InvalidParameterValueException for a marker this manager did not issue.
    */
-  list(
-    filter: {
-      readonly EventSourceArn?: string;
-      readonly FunctionName?: string;
-      readonly Marker?: string;
-      readonly MaxItems?: number;
-    } = {},
-  ): { EventSourceMappings: EventSourceMappingConfiguration[]; NextMarker?: string } {
-    const name = filter.FunctionName === undefined ? undefined : functionNameOf(filter.FunctionName);
-    let after = 0;
-    if (filter.Marker !== undefined) {
-      const decoded = Buffer.from(filter.Marker, 'base64url').toString('utf8');
-      after = /^esm:\d+$/.test(decoded) ? Number(decoded.slice(4)) : Number.NaN;
-      // eddy's wording: Lambda's markers are opaque and its message for a forged one unrecorded.
-      if (Number.isNaN(after)) throw new InvalidParameterValueException(`Invalid marker: ${filter.Marker}`);
-    }
-    const pageSize = Math.min(filter.MaxItems ?? LIST_PAGE, LIST_PAGE);
-    const matching = [...this.mappings.values()].filter(
-      (mapping) =>
-        (this.sequence.get(mapping.uuid) ?? 0) > after &&
-        (filter.EventSourceArn === undefined || mapping.eventSourceArn === filter.EventSourceArn) &&
-        (name === undefined || mapping.fn.functionName === name),
+  list(filter: MappingListFilter = {}): MappingListPage {
+    return listMappings(
+      [...this.mappings.values()].map((mapping) => ({ mapping, sequence: this.sequence.get(mapping.uuid)! })),
+      filter,
+      (mapping) => configurationOf(mapping, this.where),
     );
-    const page = matching.slice(0, pageSize);
-    const EventSourceMappings = page.map((mapping) => configurationOf(mapping, this.where));
-    if (matching.length <= pageSize) return { EventSourceMappings };
-    const last = this.sequence.get(page.at(-1)!.uuid)!;
-    return { EventSourceMappings, NextMarker: Buffer.from(`esm:${last}`).toString('base64url') };
   }
 
   /**
