@@ -193,6 +193,8 @@ export class LambdaBackend {
   /** UpdateEventSourceMapping: a config mapping keeps only its Enabled state across restarts. */
   updateMapping(input: UpdateEventSourceMappingInput): EventSourceMappingConfiguration {
     return this.saving(() => {
+      // Built-in functions' internal mappings are not the API's: not found, as in `get`.
+      this.options.mappings.get(input.UUID);
       const answer = this.options.mappings.update(input);
       if (!this.apiMappings.has(answer.UUID)) {
         if (this.options.mappings.mapping(answer.UUID).settings.enabled)
@@ -206,6 +208,7 @@ export class LambdaBackend {
   /** DeleteEventSourceMapping (a config mapping comes back at the next start: the config declares it). */
   deleteMapping(uuid: string): EventSourceMappingConfiguration {
     return this.saving(() => {
+      this.options.mappings.get(uuid);
       const answer = this.options.mappings.delete(uuid);
       this.apiMappings.delete(uuid);
       this.disabledConfigMappings.delete(uuid);

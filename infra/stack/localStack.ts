@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { LambdaClient } from '@aws-sdk/client-lambda';
 import { type Clock, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
@@ -21,12 +20,10 @@ import { createHostLogger, type Logger } from '../host/logger.js';
 import { RequestPipeline } from '../host/pipeline.js';
 import { provisionTables } from '../host/provision.js';
 import { type BoundAddress, EddyServer, type ServerOptions } from '../host/server.js';
-import {
-  createLocalLambdaClient,
-  LambdaBackend,
-  lambdaReadService,
-  lambdaService,
-} from '../lambda-api/index.js';
+// By file, not the barrel: the barrel brings the SDK's LambdaClient, which `eddy serve` never uses.
+import { LambdaBackend } from '../lambda-api/backend.js';
+import { lambdaReadService } from '../lambda-api/readService.js';
+import { lambdaService } from '../lambda-api/service.js';
 import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
 import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
@@ -382,11 +379,6 @@ export class LocalStack {
   /** A real DynamoDBClient answered in process (no socket). */
   client(): DynamoDBClient {
     return createLocalClient({ pipeline: this.pipeline() });
-  }
-
-  /** A real LambdaClient answered in process by the stack's Lambda API (no socket). */
-  lambda(): LambdaClient {
-    return createLocalLambdaClient(this.pipeline());
   }
 
   private requestPipeline: RequestPipeline | undefined;

@@ -6,6 +6,7 @@ import type { InvocationRecord } from '../../streams/mapping/index.js';
 import type { EddyConfig } from '../config.js';
 import type { InvocationLogEntry } from '../functions/invocationLog.js';
 import { createHostLogger } from '../host/logger.js';
+import { createLocalLambdaClient } from '../lambda-api/localClient.js';
 import { LocalStack, type StackOptions } from '../stack/localStack.js';
 
 /**
@@ -53,7 +54,7 @@ export class TestStack {
   ) {
     this.client = stack.client();
     this.documentClient = DynamoDBDocumentClient.from(this.client);
-    this.lambda = stack.lambda();
+    this.lambda = createLocalLambdaClient(stack.pipeline());
   }
 
   get engine() {

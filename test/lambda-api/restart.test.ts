@@ -16,6 +16,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EddyConfig } from '../../infra/config.js';
 import { createHostLogger } from '../../infra/host/logger.js';
+import { createLocalLambdaClient } from '../../infra/lambda-api/localClient.js';
 import { LocalStack } from '../../infra/stack/localStack.js';
 import { bindingUuid } from '../../infra/stack/mappingCheckpoints.js';
 import { auditedOrders, type BuiltProject, buildAuditProject, ORDERS, ROLE } from './helpers.js';
@@ -64,7 +65,7 @@ describe('a restart with a data directory', () => {
     project = await buildAuditProject();
     directory = mkdtempSync(join(tmpdir(), 'eddy-lambda-restart-'));
     let stack = await start(directory);
-    let lambda = stack.lambda();
+    let lambda = createLocalLambdaClient(stack.pipeline());
     const created = await lambda.send(
       new CreateFunctionCommand({
         FunctionName: 'audit',
@@ -102,7 +103,7 @@ describe('a restart with a data directory', () => {
     await stack.close();
 
     stack = await start(directory);
-    lambda = stack.lambda();
+    lambda = createLocalLambdaClient(stack.pipeline());
     const { Functions } = await lambda.send(new ListFunctionsCommand({}));
     expect(Functions?.map((fn) => fn.FunctionName)).toEqual(['audit', 'onOrder']);
     expect(await lambda.send(new GetFunctionConfigurationCommand({ FunctionName: 'audit' }))).toMatchObject({
