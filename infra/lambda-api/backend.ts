@@ -133,6 +133,14 @@ export class LambdaBackend {
         );
       }
     }
+    for (const [uuid, result] of Object.entries(this.saved.lastProcessingResults)) {
+      try {
+        const counters = this.options.mappings.mapping(uuid).counters;
+        if (counters.lastProcessingResult === 'No records processed') counters.lastProcessingResult = result;
+      } catch {
+        // A mapping the config no longer declares.
+      }
+    }
     this.save();
   }
 
@@ -260,10 +268,29 @@ export class LambdaBackend {
       })),
       mappings,
       disabledConfigMappings: [...this.disabledConfigMappings],
+      lastProcessingResults: Object.fromEntries(
+        this.listedMappings().map((mapping) => [mapping.UUID, mapping.LastProcessingResult]),
+      ),
     });
   }
 
+  /** Every mapping ListEventSourceMappings shows (the config's and the API's), every page. */
+  listedMappings(): EventSourceMappingConfiguration[] {
+    const all: EventSourceMappingConfiguration[] = [];
+    for (let page = this.options.mappings.list(); ; ) {
+      all.push(...page.EventSourceMappings);
+      if (page.NextMarker === undefined) return all;
+      page = this.options.mappings.list({ Marker: page.NextMarker });
+    }
+  }
+
+  /** Saves the last state (the mappings' last results) and drops queued retries. */
   close(): void {
+    try {
+      this.save();
+    } catch (error) {
+      this.options.onError?.(error, 'saving the Lambda API state');
+    }
     this.async.close();
     this.unregister?.();
     if (this.temporary) rmSync(this.codeRoot, { recursive: true, force: true });

@@ -19,6 +19,11 @@ export interface LambdaState {
   readonly mappings: readonly StoredMapping[];
   /** Config mappings disabled through the API, by UUID (their settings come from the config). */
   readonly disabledConfigMappings: readonly string[];
+  /**
+   * LastProcessingResult of every mapping when the state was last saved (at each API change and
+   * at shutdown), so a restarted mapping does not read `No records processed` after it worked.
+   */
+  readonly lastProcessingResults: Readonly<Record<string, string>>;
 }
 
 export interface StoredFunction {
@@ -44,6 +49,7 @@ export const EMPTY_STATE: LambdaState = {
   functions: [],
   mappings: [],
   disabledConfigMappings: [],
+  lastProcessingResults: {},
 };
 
 /** The settings part of a function record. */

@@ -28,12 +28,7 @@ export function lambdaReadService(backend: LambdaBackend): RestService {
         path: MAPPINGS_PATH,
         operation: 'ListMappingStates',
         handle: () => {
-          const listed = new Set<string>();
-          for (let page = backend.mappings.list(); ; ) {
-            for (const mapping of page.EventSourceMappings) listed.add(mapping.UUID);
-            if (page.NextMarker === undefined) break;
-            page = backend.mappings.list({ Marker: page.NextMarker });
-          }
+          const listed = new Set(backend.listedMappings().map((mapping) => mapping.UUID));
           const Mappings = backend.mappings.inspect().filter((mapping) => listed.has(mapping.uuid));
           return { status: 200, body: { Mappings } };
         },

@@ -118,9 +118,9 @@ describe('a restart with a data directory', () => {
       MaximumRetryAttempts: 1,
     });
     const { EventSourceMappings } = await lambda.send(new ListEventSourceMappingsCommand({}));
-    expect(EventSourceMappings?.map((each) => [each.UUID, each.State])).toEqual([
-      [configMapping, 'Disabled'],
-      [mapping.UUID, 'Enabled'],
+    expect(EventSourceMappings?.map((each) => [each.UUID, each.State, each.LastProcessingResult])).toEqual([
+      [configMapping, 'Disabled', 'OK'],
+      [mapping.UUID, 'Enabled', 'OK'],
     ]);
     expect(EventSourceMappings![1]).toMatchObject({
       BatchSize: 7,
