@@ -161,7 +161,7 @@ describe('citations of docs/', () => {
   it('never points at documents outside the repository', () => {
     // The design notes, the old behaviour specs and the seed documents lived outside the repository.
     const outside =
-      /spec §|\.\.\/shared\/(?:DESIGN|spec|seeds)|shared\/(?:spec|seeds)\/|DESIGN(?:\.md| §)|dynamodb-api\.md|streams-lambda-ttl\.md|seed [\w-]+\.txt/;
+      /spec\s+§|\.\.\/shared\/(?:DESIGN|spec|seeds)|shared\/(?:spec|seeds)\/|DESIGN(?:\.md| §)|dynamodb-api\.md|streams-lambda-ttl\.md|seed [\w-]+\.txt/;
     const offending = [...texts]
       .flatMap(([path, text]) => text.split('\n').map((line, i) => ({ path, line, number: i + 1 })))
       .filter(({ line }) => outside.test(line))
