@@ -84,8 +84,9 @@ export function internalErrorAnswer(): RestAnswer {
 }
 
 /**
- * A path under a Lambda API version that names no operation eddy serves. Smithy's framework
- * error for an unmatched route is `UnknownOperationException`, HTTP 404; the message is eddy's.
+ * A path under a Lambda API version that names no operation eddy serves, docs/lambda-api.md §1.5:
+ * Smithy's framework error for an unmatched route is `UnknownOperationException`, HTTP 404; the
+ * message is eddy's.
  */
 export function unknownOperationAnswer(method: string, path: string): RestAnswer {
   return errorAnswer(404, 'UnknownOperationException', {

@@ -236,7 +236,7 @@ function checkVariableNames(variables: Readonly<Record<string, string>> | undefi
   );
 }
 
-/** The runtime eddy can run: a current Node.js one. */
+/** The runtime eddy can run: a current Node.js one (docs/lambda-api.md §2.4). */
 function checkRuntime(runtime: string): void {
   if ((NODE_RUNTIMES as readonly string[]).includes(runtime)) return;
   if (runtime.startsWith('nodejs'))

@@ -11,7 +11,8 @@ import type { FunctionSettings } from './functionSettings.js';
  * config's mappings that were disabled through the API.
  *
  * Small and rarely written (one file per API change), so each save writes a new file and renames
- * it over the old one after an fsync: a crash leaves either the old state or the new one.
+ * it over the old one after an fsync: a crash leaves either the old state or the new one
+ * (docs/lambda-api.md §5.1).
  */
 export interface LambdaState {
   readonly version: 1;

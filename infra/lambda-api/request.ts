@@ -16,7 +16,7 @@ export function jsonInput(request: RestRequest): Record<string, unknown> {
   try {
     parsed = JSON.parse(request.body.toString('utf8'));
   } catch (error) {
-    // eddy's wording after Lambda's prefix; the service names its JSON parser's complaint here.
+    // eddy's wording after Lambda's prefix (docs/lambda-api.md §1.6).
     throw new InvalidRequestContentException(
       `Could not parse request body into json: ${(error as Error).message}`,
     );
