@@ -122,6 +122,53 @@ describe('errors on the wire', () => {
     expect(stack.invocations('onOrder').at(-1)!.requestId).toBe(requestId);
   });
 
+  it('answers members of the wrong type with a 4xx Lambda error, never a 500', async () => {
+    const cases: [method: string, path: string, body: unknown][] = [
+      ['POST', '/2015-03-31/functions', { FunctionName: 5, Role: [], Code: 'zip' }],
+      [
+        'POST',
+        '/2015-03-31/functions',
+        { FunctionName: 'x', Role: 'r', Runtime: 'nodejs22.x', Handler: 'i.h', Code: { ZipFile: 7 } },
+      ],
+      ['POST', '/2015-03-31/functions', { FunctionName: 'x', Timeout: 1.5, Code: {} }],
+      // `__proto__` is data: an own member, as JSON.parse makes it.
+      [
+        'POST',
+        '/2015-03-31/functions',
+        JSON.parse(
+          '{"FunctionName":"x","Role":"arn:aws:iam::000000000000:role/r","Runtime":"nodejs22.x","Handler":"i.h","Code":{"ZipFile":""},"Environment":{"Variables":{"__proto__":"x"}}}',
+        ),
+      ],
+      ['POST', '/2015-03-31/functions', { FunctionName: 'x', Architectures: 'arm64' }],
+      ['PUT', '/2015-03-31/functions/onOrder/configuration', { Environment: 'x', MemorySize: '1' }],
+      ['PUT', '/2015-03-31/functions/onOrder/code', { ZipFile: '%%%' }],
+      ['POST', '/2015-03-31/event-source-mappings', { FunctionName: 'onOrder', Enabled: 'yes' }],
+      [
+        'POST',
+        '/2015-03-31/event-source-mappings',
+        { FunctionName: 'onOrder', FilterCriteria: { Filters: 'x' } },
+      ],
+      ['POST', '/2015-03-31/event-source-mappings', { FunctionName: ['onOrder'], BatchSize: 'ten' }],
+      ['PUT', '/2015-03-31/event-source-mappings/nope', { DestinationConfig: { OnFailure: 'x' } }],
+      ['PUT', '/2019-09-25/functions/onOrder/event-invoke-config', { MaximumRetryAttempts: 'two' }],
+      ['GET', '/2015-03-31/functions?MaxItems=lots', undefined],
+      ['GET', '/2015-03-31/event-source-mappings?Marker=forged', undefined],
+      ['GET', '/2015-03-31/functions/%E0%A4%A', undefined],
+    ];
+    for (const [method, path, body] of cases) {
+      const response = await send(url, {
+        method,
+        path,
+        headers: lambdaHeaders({ 'Content-Type': 'application/json' }),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect([400, 404, 409], `${method} ${path} ${JSON.stringify(body)}`).toContain(response.status);
+      expect(response.headers['x-amzn-errortype']).toBeDefined();
+    }
+    // Nothing was created by any of them.
+    expect(stack.stack.functions.names()).toEqual(['onOrder']);
+  });
+
   it('keeps answering DynamoDB at / on the same port', async () => {
     const response = await send(url, { headers: jsonHeaders('DynamoDB_20120810.ListTables'), body: '{}' });
     expect(response.json).toEqual({ TableNames: ['Orders'] });

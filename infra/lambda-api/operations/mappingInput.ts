@@ -1,5 +1,5 @@
 import { InvalidParameterValueException } from '../errors.js';
-import { optionalObject, optionalString } from '../request.js';
+import { optionalBoolean, optionalObject, optionalString } from '../request.js';
 
 /**
  * Shape checks of the mapping operations' bodies before the mapping manager validates the
@@ -23,6 +23,12 @@ export function mappingMembers(input: Record<string, unknown>): Record<string, u
       if (member !== undefined) optionalString(member, 'Destination');
     }
   }
+  optionalBoolean(input, 'Enabled');
+  optionalBoolean(input, 'BisectBatchOnFunctionError');
+  for (const member of ['FunctionName', 'EventSourceArn', 'StartingPosition']) optionalString(input, member);
+  const timestamp = input.StartingPositionTimestamp;
+  if (timestamp !== undefined && timestamp !== null && typeof timestamp !== 'number')
+    throw new InvalidParameterValueException('StartingPositionTimestamp must be a timestamp.');
   const types = input.FunctionResponseTypes;
   if (types !== undefined && types !== null && !Array.isArray(types))
     throw new InvalidParameterValueException('FunctionResponseTypes must be a list.');
