@@ -174,7 +174,8 @@ export class EventSourceMapping {
    * The stream was disabled (or its table deleted) and every record it held is done: nothing
    * more can come, so the mapping turns itself off, as Lambda does with a mapping whose source
    * is gone. Its state says so: `Disabled`, by `Lambda initiated` (the API reference's wording for
-   * StateTransitionReason), with a PROBLEM result (eddy's wording after Lambda's `PROBLEM:` form).
+   * StateTransitionReason), with a PROBLEM result (eddy's wording after Lambda's `PROBLEM:` form,
+   * docs/lambda-api.md §4.6).
    */
   private sourceGone(): void {
     this.subscription = undefined;
