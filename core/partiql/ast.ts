@@ -11,7 +11,9 @@ export interface Position {
   readonly length: number;
 }
 
-export type PathStep = { readonly kind: 'name'; readonly name: string } | { readonly kind: 'index'; readonly index: number };
+export type PathStep =
+  | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'index'; readonly index: number };
 
 /** `a`, `"a b".c[0]`: a first name, then map members and list indexes. */
 export interface PathExpr {
@@ -189,4 +191,9 @@ export interface ExistsStatement {
   readonly parameterCount: number;
 }
 
-export type Statement = SelectStatement | InsertStatement | UpdateStatement | DeleteStatement | ExistsStatement;
+export type Statement =
+  | SelectStatement
+  | InsertStatement
+  | UpdateStatement
+  | DeleteStatement
+  | ExistsStatement;

@@ -5,7 +5,9 @@ import { parseStatement } from './parser.js';
 /** Distinct statement texts remembered (the same bound as expression texts, `expressions/cache.ts`). */
 export const STATEMENT_CACHE_CAPACITY = 512;
 
-type Entry = { readonly statement: Statement; readonly error: undefined } | { readonly statement: undefined; readonly error: string };
+type Entry =
+  | { readonly statement: Statement; readonly error: undefined }
+  | { readonly statement: undefined; readonly error: string };
 
 const cache = new Map<string, Entry>();
 

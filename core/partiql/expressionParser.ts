@@ -64,18 +64,23 @@ export class ExpressionParser {
   /** The detail for a token found where a term should start. */
   protected termError(token: Token): ValidationException {
     if (token.kind === 'end')
-      return malformed(this.afterInfix ? PartiqlMessages.missingRightHandSide : PartiqlMessages.unexpectedTerm);
+      return malformed(
+        this.afterInfix ? PartiqlMessages.missingRightHandSide : PartiqlMessages.unexpectedTerm,
+      );
     if (token.kind === 'operator') return malformed(PartiqlMessages.unexpectedOperator);
     if (token.kind === 'keyword')
       return malformed(
-        OPERATOR_KEYWORDS.has(token.text) ? PartiqlMessages.unexpectedOperator : PartiqlMessages.unexpectedKeyword,
+        OPERATOR_KEYWORDS.has(token.text)
+          ? PartiqlMessages.unexpectedOperator
+          : PartiqlMessages.unexpectedKeyword,
       );
     return malformed(PartiqlMessages.unexpectedTerm);
   }
 
   protected expect(text: string): Token {
     const token = this.peek();
-    if ((token.kind === 'punctuation' || token.kind === 'operator') && token.text === text) return this.next();
+    if ((token.kind === 'punctuation' || token.kind === 'operator') && token.text === text)
+      return this.next();
     if (token.kind === 'keyword' && token.text === text) return this.next();
     throw this.termError(token);
   }
@@ -120,7 +125,9 @@ export class ExpressionParser {
       this.infix();
       return { type: 'compare', operator: COMPARE[token.text]!, left, right: this.additive() };
     }
-    const negated = this.isKeyword('NOT') && (this.isKeyword('BETWEEN', 1) || this.isKeyword('IN', 1) || this.isKeyword('LIKE', 1));
+    const negated =
+      this.isKeyword('NOT') &&
+      (this.isKeyword('BETWEEN', 1) || this.isKeyword('IN', 1) || this.isKeyword('LIKE', 1));
     if (negated) this.next();
     let result: Expr | undefined;
     if (this.acceptKeyword('BETWEEN')) {
@@ -158,7 +165,8 @@ export class ExpressionParser {
   /** After IS [NOT]: NULL, MISSING or a type name (two words for `DOUBLE PRECISION`...). */
   private typeName(): string {
     const token = this.peek();
-    const word = token.kind === 'keyword' || token.kind === 'identifier' ? token.raw.toUpperCase() : undefined;
+    const word =
+      token.kind === 'keyword' || token.kind === 'identifier' ? token.raw.toUpperCase() : undefined;
     if (word === undefined || !(word in IS_TYPES)) throw malformed(PartiqlMessages.expectedTypeName);
     this.next();
     const second = this.peek();
@@ -174,7 +182,8 @@ export class ExpressionParser {
     let left = this.multiplicative();
     for (;;) {
       const token = this.peek();
-      if (token.kind !== 'operator' || (token.text !== '+' && token.text !== '-' && token.text !== '||')) return left;
+      if (token.kind !== 'operator' || (token.text !== '+' && token.text !== '-' && token.text !== '||'))
+        return left;
       this.next();
       this.infix();
       const operator = token.text as '+' | '-' | '||';
@@ -203,14 +212,23 @@ export class ExpressionParser {
         this.next();
         this.next();
         const text = token.text === '-' ? `-${following.text}` : following.text;
-        const position = { ...token.position, length: following.position.column + following.position.length - token.position.column };
+        const position = {
+          ...token.position,
+          length: following.position.column + following.position.length - token.position.column,
+        };
         return { type: 'literal', value: { kind: 'number', text }, position };
       }
       this.next();
       this.infix();
       const operand = this.unary();
       const zero: Expr = { type: 'literal', value: { kind: 'number', text: '0' }, position: token.position };
-      return { type: 'arithmetic', operator: token.text as '-' | '+', left: zero, right: operand, position: token.position };
+      return {
+        type: 'arithmetic',
+        operator: token.text as '-' | '+',
+        left: zero,
+        right: operand,
+        position: token.position,
+      };
     }
     return this.term();
   }
@@ -252,7 +270,11 @@ export class ExpressionParser {
         return literal({ type: 'literal', value: { kind: 'missing' }, position: token.position });
       case 'TRUE':
       case 'FALSE':
-        return literal({ type: 'literal', value: { kind: 'boolean', value: token.text === 'TRUE' }, position: token.position });
+        return literal({
+          type: 'literal',
+          value: { kind: 'boolean', value: token.text === 'TRUE' },
+          position: token.position,
+        });
     }
     // A reserved word followed by `(` is a function call (`size(a)`, `exists(...)`).
     if (this.isPunctuation('(', 1)) return this.pathOrCall();
@@ -330,7 +352,8 @@ export class ExpressionParser {
       } else if (this.isPunctuation('[')) {
         this.next();
         const element = this.next();
-        if (element.kind === 'number' && /^\d+$/.test(element.text)) steps.push({ kind: 'index', index: Number(element.text) });
+        if (element.kind === 'number' && /^\d+$/.test(element.text))
+          steps.push({ kind: 'index', index: Number(element.text) });
         else if (element.kind === 'string') steps.push({ kind: 'name', name: element.text });
         else throw this.termError(element);
         if (!this.acceptPunctuation(']')) throw this.termError(this.peek());

@@ -32,14 +32,7 @@ export function isKeyword(upper: string): boolean {
 }
 
 /** Keywords that are operators: where a term should start they answer "Unexpected operator". */
-export const OPERATOR_KEYWORDS: ReadonlySet<string> = new Set([
-  'AND',
-  'OR',
-  'IS',
-  'IN',
-  'LIKE',
-  'BETWEEN',
-]);
+export const OPERATOR_KEYWORDS: ReadonlySet<string> = new Set(['AND', 'OR', 'IS', 'IN', 'LIKE', 'BETWEEN']);
 
 /** The type names `IS` accepts (PartiQL's type tests), upper-cased, and what DynamoDB stores for them. */
 export const IS_TYPES: Readonly<Record<string, readonly string[] | undefined>> = {

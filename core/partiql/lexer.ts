@@ -133,7 +133,12 @@ export function tokenize(text: string): Token[] {
     const operator = OPERATORS.find((candidate) => text.startsWith(candidate, index));
     if (operator !== undefined) {
       index += operator.length;
-      tokens.push({ kind: 'operator', text: operator, raw: operator, position: position(start, operator.length) });
+      tokens.push({
+        kind: 'operator',
+        text: operator,
+        raw: operator,
+        position: position(start, operator.length),
+      });
       continue;
     }
     if (PUNCTUATION.has(char)) {

@@ -97,7 +97,9 @@ class StatementParser extends ExpressionParser {
     }
     for (const clause of ['GROUP', 'HAVING', 'LIMIT', 'OFFSET']) {
       if (this.isKeyword(clause))
-        throw new ValidationException(PartiqlMessages.unsupportedClause(clause === 'GROUP' ? 'GROUP BY' : clause));
+        throw new ValidationException(
+          PartiqlMessages.unsupportedClause(clause === 'GROUP' ? 'GROUP BY' : clause),
+        );
     }
     return { kind: 'select', projection, table, index, where, orderBy, parameterCount: this.parameters };
   }
@@ -110,7 +112,8 @@ class StatementParser extends ExpressionParser {
     if (!this.isPunctuation('.')) return { table: token.text, index: undefined };
     this.next();
     const index = this.peek();
-    if (index.kind !== 'identifier' && index.kind !== 'quoted') throw malformed(PartiqlMessages.invalidDotComponent);
+    if (index.kind !== 'identifier' && index.kind !== 'quoted')
+      throw malformed(PartiqlMessages.invalidDotComponent);
     this.next();
     return { table: token.text, index: index.text };
   }
@@ -118,7 +121,8 @@ class StatementParser extends ExpressionParser {
   /** The table of INSERT, UPDATE and DELETE: a simple path, one name. */
   private simpleTable(): string {
     const token = this.peek();
-    if (token.kind !== 'identifier' && token.kind !== 'quoted') throw malformed(PartiqlMessages.expectedIdentifier);
+    if (token.kind !== 'identifier' && token.kind !== 'quoted')
+      throw malformed(PartiqlMessages.expectedIdentifier);
     this.next();
     if (this.isPunctuation('.')) throw malformed(PartiqlMessages.leftover);
     return token.text;
@@ -211,7 +215,9 @@ class StatementParser extends ExpressionParser {
     if (!this.isKeyword('OLD') && !this.isKeyword('NEW')) throw this.termError(age);
     this.next();
     if (!this.acceptPunctuation('*'))
-      throw new ValidationException("Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause");
+      throw new ValidationException(
+        "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause",
+      );
     if (this.isPunctuation(','))
       throw new ValidationException('Invalid syntax with multiple returning elements in RETURNING clause');
     return `${scope.text} ${age.text}` as ReturningMode;
@@ -229,7 +235,9 @@ class StatementParser extends ExpressionParser {
 
 function positionOf(expression: Expr) {
   if ('position' in expression) return expression.position;
-  return positionOf('left' in expression ? expression.left : 'operand' in expression ? expression.operand : expression);
+  return positionOf(
+    'left' in expression ? expression.left : 'operand' in expression ? expression.operand : expression,
+  );
 }
 
 /** The class name PartiQL's reference parser gives a bare expression (`Unsupported operation: IsType`). */

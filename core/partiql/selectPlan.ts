@@ -1,0 +1,278 @@
+import type { ReadTarget } from '../actions/shared/readTarget.js';
+import { ValidationException } from '../errors/index.js';
+import type { ConditionExpression, KeyConditionPart, ProjectionPlan } from '../expressions/index.js';
+import { type AttributeMap, type AttributeValue, typeOf } from '../model/attributeValue.js';
+import { compareScalars } from '../model/compare.js';
+import { encodeKeyValue } from '../model/keyCodec.js';
+import type { KeyDefinition } from '../store/table.js';
+import type { Expr, SelectStatement } from './ast.js';
+import { PartiqlMessages } from './errors.js';
+import { SelectProjection } from './projection.js';
+import { isValueExpression, literalValue, MISSING } from './values.js';
+import { type Conjunct, checkKeyValue, combine, fullKey, keyEquality } from './where.js';
+
+/**
+ * How a SELECT reads (docs/partiql.md §3.2), as DynamoDB plans it: equality on the whole primary key
+ * of the table reads one item (GetItem); a WHERE clause that fixes the partition key, by `=`, `IN`
+ * or ORed equalities, reads those partitions (Query), the sort key narrowed by one `=`, `<`, `<=`,
+ * `>`, `>=`, BETWEEN or begins_with condition; anything else reads the whole table or index (Scan).
+ * What the key conditions do not cover filters the items read.
+ */
+export type SelectPlan =
+  | {
+      readonly kind: 'get';
+      readonly key: AttributeMap;
+      readonly filter: ConditionExpression | undefined;
+      readonly projection: ProjectionPlan | undefined;
+    }
+  | {
+      readonly kind: 'query';
+      /** One key condition list per partition, in read order. */
+      readonly partitions: readonly KeyConditionPart[][];
+      readonly forward: boolean;
+      readonly filter: ConditionExpression | undefined;
+      readonly projection: ProjectionPlan | undefined;
+    }
+  | {
+      readonly kind: 'scan';
+      readonly filter: ConditionExpression | undefined;
+      readonly projection: ProjectionPlan | undefined;
+    };
+
+export function planSelect(
+  statement: SelectStatement,
+  conjuncts: readonly Conjunct[],
+  target: ReadTarget,
+  parameters: readonly AttributeValue[],
+): SelectPlan {
+  const projection = statement.projection ? new SelectProjection(statement.projection) : undefined;
+  if (statement.orderBy.length > 0 && statement.where === undefined)
+    throw new ValidationException(PartiqlMessages.orderByNeedsWhere);
+  const { hash, range } = target.key;
+  if (target.index === undefined && statement.orderBy.length === 0) {
+    const found = fullKey(conjuncts, range ? [hash, range] : [hash], parameters);
+    if (found !== undefined) return { kind: 'get', key: found.key, filter: combine(found.rest), projection };
+  }
+  const partitions = partitionValues(conjuncts, hash, range, parameters);
+  if (partitions === undefined) {
+    if (statement.orderBy.length > 0) throw new ValidationException(PartiqlMessages.orderByNeedsHash);
+    return { kind: 'scan', filter: combine(conjuncts), projection };
+  }
+  let rest = conjuncts.filter((conjunct) => conjunct !== partitions.used);
+  let rangePart: KeyConditionPart | undefined;
+  if (range !== undefined && partitions.used !== undefined) {
+    for (const conjunct of rest) {
+      rangePart = sortKeyCondition(conjunct.expression, range, parameters);
+      if (rangePart !== undefined) {
+        rest = rest.filter((other) => other !== conjunct);
+        break;
+      }
+    }
+  }
+  let values = partitions.values;
+  let forward = true;
+  for (const { path, descending } of statement.orderBy) {
+    if (path.steps.length === 0 && path.name === hash.name) {
+      values = [...values].sort((a, b) => compareScalars(a, b) ?? 0);
+      if (descending) values.reverse();
+    } else if (range !== undefined && path.steps.length === 0 && path.name === range.name) {
+      forward = !descending;
+    } else {
+      throw new ValidationException(
+        `Invalid ORDER BY attribute: ${path.name}. ORDER BY is only supported on key attributes`,
+      );
+    }
+  }
+  const hashPart = (value: AttributeValue): KeyConditionPart => ({
+    attributeName: hash.name,
+    operator: '=',
+    values: [value],
+  });
+  return {
+    kind: 'query',
+    partitions: values.map((value) => (rangePart ? [hashPart(value), rangePart] : [hashPart(value)])),
+    forward,
+    filter: combine(rest),
+    projection,
+  };
+}
+
+/**
+ * The partitions a WHERE clause fixes: `hash = v`, `hash IN [...]`, or a top-level OR each of
+ * whose branches fixes the partition (then the whole clause stays the filter).
+ */
+function partitionValues(
+  conjuncts: readonly Conjunct[],
+  hash: KeyDefinition,
+  range: KeyDefinition | undefined,
+  parameters: readonly AttributeValue[],
+): { values: AttributeValue[]; used: Conjunct | undefined } | undefined {
+  for (const conjunct of conjuncts) {
+    const value = keyEquality(conjunct, hash.name, parameters);
+    if (value !== undefined) {
+      checkKeyValue(hash, value);
+      return { values: [value], used: conjunct };
+    }
+  }
+  for (const conjunct of conjuncts) {
+    const values = inValues(conjunct.expression, hash, parameters);
+    if (values !== undefined) return { values: distinct(values), used: conjunct };
+  }
+  if (conjuncts.length === 1 && conjuncts[0]!.expression.type === 'or') {
+    const branches = orBranches(conjuncts[0]!.expression);
+    const keyed = branches.map((branch) => branchPartition(branch, hash, parameters));
+    if (keyed.every((value) => value !== undefined)) {
+      checkOverlap(branches, keyed as AttributeValue[], range, parameters);
+      return { values: distinct(keyed as AttributeValue[]), used: undefined };
+    }
+  }
+  return undefined;
+}
+
+function inValues(
+  expression: Expr,
+  hash: KeyDefinition,
+  parameters: readonly AttributeValue[],
+): AttributeValue[] | undefined {
+  if (expression.type !== 'in') return undefined;
+  const { operand, list } = expression;
+  if (operand.type !== 'path' || operand.steps.length > 0 || operand.name !== hash.name) return undefined;
+  let elements: AttributeValue[];
+  if (list.type === 'list' || list.type === 'bag') {
+    if (!list.elements.every(isValueExpression)) return undefined;
+    elements = list.elements
+      .map((element) => literalValue(element, parameters))
+      .filter((value) => value !== MISSING);
+  } else if (list.type === 'parameter') {
+    const value = parameters[list.index]!;
+    if (!('L' in value)) return undefined;
+    elements = (value as { L: AttributeValue[] }).L;
+  } else {
+    return undefined;
+  }
+  for (const element of elements) checkKeyValue(hash, element);
+  return elements;
+}
+
+function orBranches(expression: Expr): Expr[] {
+  return expression.type === 'or'
+    ? [...orBranches(expression.left), ...orBranches(expression.right)]
+    : [expression];
+}
+
+function andParts(expression: Expr): Expr[] {
+  return expression.type === 'and'
+    ? [...andParts(expression.left), ...andParts(expression.right)]
+    : [expression];
+}
+
+function branchPartition(
+  branch: Expr,
+  hash: KeyDefinition,
+  parameters: readonly AttributeValue[],
+): AttributeValue | undefined {
+  for (const part of andParts(branch)) {
+    const value = keyEquality(
+      { expression: part, condition: { kind: 'true' }, paths: [] },
+      hash.name,
+      parameters,
+    );
+    if (value !== undefined) {
+      checkKeyValue(hash, value);
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * OR branches on one partition may not overlap on the sort key: a branch without a sort-key
+ * condition beside one with a (not negated) sort-key condition is refused (docs/partiql.md §3.2).
+ */
+function checkOverlap(
+  branches: readonly Expr[],
+  partitions: readonly AttributeValue[],
+  range: KeyDefinition | undefined,
+  parameters: readonly AttributeValue[],
+): void {
+  if (range === undefined) return;
+  const groups = new Map<string, boolean[]>();
+  branches.forEach((branch, index) => {
+    const value = partitions[index]!;
+    const type = typeOf(value);
+    const id = encodeKeyValue(type as 'S', (value as Record<string, string>)[type]!);
+    const narrowed = andParts(branch).some((part) => sortKeyCondition(part, range, parameters) !== undefined);
+    const group = groups.get(id) ?? [];
+    group.push(narrowed);
+    groups.set(id, group);
+  });
+  for (const group of groups.values()) {
+    if (group.includes(true) && group.includes(false))
+      throw new ValidationException(PartiqlMessages.overlapping);
+  }
+}
+
+const RANGE_OPERATORS = new Set(['=', '<', '<=', '>', '>=']);
+const MIRRORED: Readonly<Record<string, KeyConditionPart['operator']>> = {
+  '=': '=',
+  '<': '>',
+  '<=': '>=',
+  '>': '<',
+  '>=': '<=',
+};
+
+/** A sort-key condition a Query can use, or undefined. */
+function sortKeyCondition(
+  expression: Expr,
+  range: KeyDefinition,
+  parameters: readonly AttributeValue[],
+): KeyConditionPart | undefined {
+  const isRange = (side: Expr) => side.type === 'path' && side.steps.length === 0 && side.name === range.name;
+  const scalar = (side: Expr): AttributeValue | undefined => {
+    if (!isValueExpression(side)) return undefined;
+    const value = literalValue(side, parameters);
+    if (value === MISSING) return undefined;
+    checkKeyValue(range, value);
+    return value;
+  };
+  if (expression.type === 'compare' && RANGE_OPERATORS.has(expression.operator)) {
+    if (isRange(expression.left)) {
+      const value = scalar(expression.right);
+      if (value !== undefined)
+        return {
+          attributeName: range.name,
+          operator: expression.operator as KeyConditionPart['operator'],
+          values: [value],
+        };
+    } else if (isRange(expression.right)) {
+      const value = scalar(expression.left);
+      if (value !== undefined)
+        return { attributeName: range.name, operator: MIRRORED[expression.operator]!, values: [value] };
+    }
+    return undefined;
+  }
+  if (expression.type === 'between' && isRange(expression.operand)) {
+    const lower = scalar(expression.lower);
+    const upper = scalar(expression.upper);
+    if (lower !== undefined && upper !== undefined)
+      return { attributeName: range.name, operator: 'BETWEEN', values: [lower, upper] };
+    return undefined;
+  }
+  if (
+    expression.type === 'call' &&
+    expression.name === 'begins_with' &&
+    expression.args.length === 2 &&
+    range.type !== 'N'
+  ) {
+    const [operand, prefix] = expression.args as [Expr, Expr];
+    const value = isRange(operand) ? scalar(prefix) : undefined;
+    if (value !== undefined) return { attributeName: range.name, operator: 'begins_with', values: [value] };
+  }
+  return undefined;
+}
+
+function distinct(values: readonly AttributeValue[]): AttributeValue[] {
+  const out: AttributeValue[] = [];
+  for (const value of values) if (!out.some((other) => compareScalars(other, value) === 0)) out.push(value);
+  return out;
+}

@@ -1,0 +1,117 @@
+import { ValidationException } from '../errors/index.js';
+import { CompiledCondition } from '../expressions/compile.js';
+import type { ConditionExpression, DocumentPath } from '../expressions/index.js';
+import type { Condition } from '../expressions/resolved.js';
+import { type AttributeMap, type AttributeValue, newAttributeMap, typeOf } from '../model/attributeValue.js';
+import type { KeyDefinition } from '../store/table.js';
+import type { Expr } from './ast.js';
+import { ConditionBuilder } from './conditions.js';
+import { PartiqlMessages } from './errors.js';
+import { isValueExpression, literalValue, MISSING } from './values.js';
+
+/**
+ * A WHERE clause split at its top-level ANDs, each part checked and turned into a condition once
+ * (docs/partiql.md §3.1). The planner takes the key equalities out of it (they address the item or
+ * the partition) and keeps the rest as the filter or the write's condition.
+ */
+export interface Conjunct {
+  readonly expression: Expr;
+  readonly condition: Condition;
+  readonly paths: readonly DocumentPath[];
+}
+
+/** Checks the statement's parameter count (docs/partiql.md §2.3). */
+export function checkParameterCount(
+  expected: number,
+  parameters: readonly AttributeValue[] | undefined,
+): void {
+  if ((parameters?.length ?? 0) !== expected) throw new ValidationException(PartiqlMessages.parameterCount);
+}
+
+export function conjunctsOf(where: Expr | undefined, parameters: readonly AttributeValue[]): Conjunct[] {
+  const parts: Expr[] = [];
+  const flatten = (expression: Expr) => {
+    if (expression.type === 'and') {
+      flatten(expression.left);
+      flatten(expression.right);
+    } else {
+      parts.push(expression);
+    }
+  };
+  if (where !== undefined) flatten(where);
+  return parts.map((expression) => {
+    const builder = new ConditionBuilder(parameters);
+    const condition = builder.condition(expression);
+    return { expression, condition, paths: builder.paths };
+  });
+}
+
+/** The conjuncts left, ANDed into one condition (undefined when none is left). */
+export function combine(conjuncts: readonly Conjunct[], extra?: Condition): ConditionExpression | undefined {
+  let condition: Condition | undefined = extra;
+  const paths: DocumentPath[] = [];
+  for (const conjunct of conjuncts) {
+    condition =
+      condition === undefined
+        ? conjunct.condition
+        : { kind: 'and', left: condition, right: conjunct.condition };
+    paths.push(...conjunct.paths);
+  }
+  return condition === undefined ? undefined : new CompiledCondition(condition, paths);
+}
+
+/**
+ * `key = value` with the key attribute on either side: the value, or undefined when the conjunct
+ * is anything else.
+ */
+export function keyEquality(
+  conjunct: Conjunct,
+  name: string,
+  parameters: readonly AttributeValue[],
+): AttributeValue | undefined {
+  const expression = conjunct.expression;
+  if (expression.type !== 'compare' || expression.operator !== '=') return undefined;
+  for (const [path, other] of [
+    [expression.left, expression.right],
+    [expression.right, expression.left],
+  ] as const) {
+    if (path.type === 'path' && path.steps.length === 0 && path.name === name && isValueExpression(other)) {
+      const value = literalValue(other, parameters);
+      return value === MISSING ? undefined : value;
+    }
+  }
+  return undefined;
+}
+
+/** A key value must be a scalar of the schema's type (docs/partiql.md §5.3). */
+export function checkKeyValue(definition: KeyDefinition, value: AttributeValue): void {
+  const type = typeOf(value);
+  if (type !== 'S' && type !== 'N' && type !== 'B')
+    throw new ValidationException(PartiqlMessages.keyValueType(definition.name, type));
+  if (type !== definition.type)
+    throw new ValidationException(PartiqlMessages.keyTypeMismatch(definition.name));
+}
+
+/**
+ * The full primary key from equalities in the WHERE clause, and the conjuncts left over: what an
+ * UPDATE, a DELETE, a batch or transaction SELECT and an EXISTS address (docs/partiql.md §3.3).
+ */
+export function fullKey(
+  conjuncts: readonly Conjunct[],
+  definitions: readonly KeyDefinition[],
+  parameters: readonly AttributeValue[],
+): { key: AttributeMap; rest: Conjunct[] } | undefined {
+  const key = newAttributeMap();
+  const used = new Set<Conjunct>();
+  for (const definition of definitions) {
+    const found = conjuncts.find(
+      (conjunct) => !used.has(conjunct) && keyEquality(conjunct, definition.name, parameters) !== undefined,
+    );
+    if (found === undefined) return undefined;
+    const value = keyEquality(found, definition.name, parameters)!;
+    checkKeyValue(definition, value);
+    key[definition.name] = value;
+    used.add(found);
+  }
+  return { key, rest: conjuncts.filter((conjunct) => !used.has(conjunct)) };
+}
