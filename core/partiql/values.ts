@@ -38,20 +38,8 @@ export function literalValue(
     }
     case 'parameter':
       return parameters[expression.index]!;
-    case 'tuple': {
-      const map = newAttributeMap();
-      for (const field of expression.fields) {
-        const name = tupleKey(field.key, parameters);
-        if (Object.hasOwn(map, name)) throw new ValidationException(PartiqlMessages.duplicateTupleKey(name));
-        const value = literalValue(
-          field.value,
-          parameters,
-          path === 'root' ? `root.${name}` : `${path}.${name}`,
-        );
-        if (value !== MISSING) map[name] = value;
-      }
-      return { M: map };
-    }
+    case 'tuple':
+      return tupleValue(expression, parameters, (name) => `${path}.${name}`);
     case 'list': {
       const list: AttributeValue[] = [];
       expression.elements.forEach((element, index) => {
@@ -64,6 +52,30 @@ export function literalValue(
       return bagValue(expression.elements, parameters, path);
   }
   throw positioned(PartiqlMessages.unsupportedDataType(nameOf(expression)), positionOf(expression));
+}
+
+/**
+ * An INSERT's item: each attribute's value is its own root, so a number deep inside `m` is
+ * reported `under root.x` (docs/partiql.md §2.3).
+ */
+export function itemValue(expression: Expr, parameters: readonly AttributeValue[]): PartiqlValue {
+  if (expression.type !== 'tuple') return literalValue(expression, parameters);
+  return tupleValue(expression, parameters, () => 'root');
+}
+
+function tupleValue(
+  expression: Expr & { type: 'tuple' },
+  parameters: readonly AttributeValue[],
+  pathOf: (name: string) => string,
+): AttributeValue {
+  const map = newAttributeMap();
+  for (const field of expression.fields) {
+    const name = tupleKey(field.key, parameters);
+    if (Object.hasOwn(map, name)) throw new ValidationException(PartiqlMessages.duplicateTupleKey(name));
+    const value = literalValue(field.value, parameters, pathOf(name));
+    if (value !== MISSING) map[name] = value;
+  }
+  return { M: map };
 }
 
 /** Whether an expression is a value (literal, parameter or constructor), not a path or a call. */

@@ -60,6 +60,14 @@ export function combine(conjuncts: readonly Conjunct[], extra?: Condition): Cond
   return condition === undefined ? undefined : new CompiledCondition(condition, paths);
 }
 
+/** `first OR (conjuncts ANDed)`: a DELETE's condition, true for a missing item. */
+export function combineOr(first: Condition | undefined, conjuncts: readonly Conjunct[]): ConditionExpression | undefined {
+  const rest = combine(conjuncts);
+  if (first === undefined || rest === undefined) return rest;
+  const compiled = rest as CompiledCondition;
+  return new CompiledCondition({ kind: 'or', left: first, right: compiled.condition }, compiled.paths);
+}
+
 /**
  * `key = value` with the key attribute on either side: the value, or undefined when the conjunct
  * is anything else.

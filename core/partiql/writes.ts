@@ -24,8 +24,8 @@ import type { KeyDefinition, Table } from '../store/table.js';
 import type { DeleteStatement, InsertStatement, UpdateStatement } from './ast.js';
 import { PartiqlMessages } from './errors.js';
 import { updatePlan } from './update.js';
-import { literalValue, MISSING } from './values.js';
-import { combine, conjunctsOf, fullKey } from './where.js';
+import { itemValue, MISSING } from './values.js';
+import { combine, combineOr, conjunctsOf, fullKey } from './where.js';
 
 /**
  * INSERT, UPDATE and DELETE planned onto PutItem, UpdateItem and DeleteItem (docs/partiql.md §3.3):
@@ -66,7 +66,7 @@ export function bindWrite(
   parameters: readonly AttributeValue[],
 ): BoundWrite {
   if (statement.kind === 'insert') {
-    const value = literalValue(statement.value, parameters);
+    const value = itemValue(statement.value, parameters);
     if (value === MISSING || typeOf(value) !== 'M')
       throw new ValidationException(PartiqlMessages.insertNotTuple);
     const item = (value as { M: AttributeMap }).M;
@@ -98,7 +98,11 @@ export function bindWrite(
   if (statement.kind === 'delete') {
     if (statement.returning !== undefined && statement.returning !== 'ALL OLD')
       throw new ValidationException(PartiqlMessages.returningInDelete(statement.returning));
-    return { table, kind: 'Delete', key: found.key, condition: combine(found.rest) };
+    // A missing item is deleted successfully; a present one must meet the rest of the clause
+    // (ql-reference.delete.html, "Return value").
+    const missingOr: Condition | undefined =
+      found.rest.length === 0 ? undefined : partitionKeyTest(table, 'notExists');
+    return { table, kind: 'Delete', key: found.key, condition: combineOr(missingOr, found.rest) };
   }
   return {
     table,
