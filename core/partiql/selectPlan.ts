@@ -3,7 +3,6 @@ import { ValidationException } from '../errors/index.js';
 import type { ConditionExpression, KeyConditionPart, ProjectionPlan } from '../expressions/index.js';
 import { type AttributeMap, type AttributeValue, typeOf } from '../model/attributeValue.js';
 import { compareScalars } from '../model/compare.js';
-import { encodeKeyValue } from '../model/keyCodec.js';
 import type { KeyDefinition } from '../store/table.js';
 import type { Expr, SelectStatement } from './ast.js';
 import { PartiqlMessages } from './errors.js';
@@ -186,8 +185,9 @@ function branchPartition(
 }
 
 /**
- * OR branches on one partition may not overlap on the sort key: a branch without a sort-key
- * condition beside one with a (not negated) sort-key condition is refused (docs/partiql.md §3.2).
+ * OR branches on one partition may not overlap on the sort key: a branch that does not mention the
+ * sort key beside one that narrows it is refused; a negated or `<>` sort-key condition counts as a
+ * mention (conformance whereOverlap.test.ts, docs/partiql.md §3.2).
  */
 function checkOverlap(
   branches: readonly Expr[],
@@ -196,19 +196,46 @@ function checkOverlap(
   parameters: readonly AttributeValue[],
 ): void {
   if (range === undefined) return;
-  const groups = new Map<string, boolean[]>();
+  const groups = new Map<string, { narrowed: boolean; open: boolean }>();
   branches.forEach((branch, index) => {
     const value = partitions[index]!;
     const type = typeOf(value);
-    const id = encodeKeyValue(type as 'S', (value as Record<string, string>)[type]!);
-    const narrowed = andParts(branch).some((part) => sortKeyCondition(part, range, parameters) !== undefined);
-    const group = groups.get(id) ?? [];
-    group.push(narrowed);
+    const id = `${type}:${(value as Record<string, string>)[type]!}`;
+    const group = groups.get(id) ?? { narrowed: false, open: false };
+    if (andParts(branch).some((part) => sortKeyCondition(part, range, parameters) !== undefined))
+      group.narrowed = true;
+    else if (!mentions(branch, range.name)) group.open = true;
     groups.set(id, group);
   });
   for (const group of groups.values()) {
-    if (group.includes(true) && group.includes(false))
-      throw new ValidationException(PartiqlMessages.overlapping);
+    if (group.narrowed && group.open) throw new ValidationException(PartiqlMessages.overlapping);
+  }
+}
+
+/** Whether an expression reads the top-level attribute `name` anywhere. */
+function mentions(expression: Expr, name: string): boolean {
+  switch (expression.type) {
+    case 'path':
+      return expression.name === name;
+    case 'and':
+    case 'or':
+    case 'compare':
+    case 'arithmetic':
+      return mentions(expression.left, name) || mentions(expression.right, name);
+    case 'not':
+    case 'is':
+      return mentions(expression.operand, name);
+    case 'between':
+      return [expression.operand, expression.lower, expression.upper].some((part) => mentions(part, name));
+    case 'in':
+      return mentions(expression.operand, name) || mentions(expression.list, name);
+    case 'call':
+      return expression.args.some((argument) => mentions(argument, name));
+    case 'list':
+    case 'bag':
+      return expression.elements.some((element) => mentions(element, name));
+    default:
+      return false;
   }
 }
 

@@ -61,7 +61,10 @@ export function combine(conjuncts: readonly Conjunct[], extra?: Condition): Cond
 }
 
 /** `first OR (conjuncts ANDed)`: a DELETE's condition, true for a missing item. */
-export function combineOr(first: Condition | undefined, conjuncts: readonly Conjunct[]): ConditionExpression | undefined {
+export function combineOr(
+  first: Condition | undefined,
+  conjuncts: readonly Conjunct[],
+): ConditionExpression | undefined {
   const rest = combine(conjuncts);
   if (first === undefined || rest === undefined) return rest;
   const compiled = rest as CompiledCondition;

@@ -15,7 +15,11 @@ const HASH_S = {
   AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
   KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
 };
-const HASH_N = { ...HASH_S, TableName: 'Num', AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'N' }] };
+const HASH_N = {
+  ...HASH_S,
+  TableName: 'Num',
+  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'N' }],
+};
 
 let engine: Engine;
 beforeEach(() => {
@@ -103,24 +107,59 @@ describe('PartiQL grammar', () => {
 
   // nubo-db/dynoxide pull request 149, confirmed against DynamoDB (eu-west-2, July 2026).
   it('answers "Expected data manipulation" for a statement that does not start with one', () => {
-    expect(failure(engine, 'SLECT * FROM "Str"')).toEqual(invalid(`${NOT_WELL_FORMED}Expected data manipulation`));
+    expect(failure(engine, 'SLECT * FROM "Str"')).toEqual(
+      invalid(`${NOT_WELL_FORMED}Expected data manipulation`),
+    );
   });
 
   it.each([
-    ['a WHERE literal above the largest number', 'SELECT * FROM "Num" WHERE pk = 1e126', 'Number overflow. Attempting to store a number with magnitude larger than supported range under root'],
-    ['a WHERE literal below the smallest number', 'SELECT * FROM "Num" WHERE pk = 1e-131', 'Number underflow. Attempting to store a number with magnitude smaller than supported range under root'],
-    ['39 significant digits', 'SELECT * FROM "Num" WHERE pk = 123456789012345678901234567890123456789', 'Attempting to store more than 38 significant digits in a Number under root'],
-    ['an INSERT literal above the largest number', `INSERT INTO "Num" VALUE {'pk': 1e126}`, 'Number overflow. Attempting to store a number with magnitude larger than supported range under root'],
-    ['an UPDATE SET literal below the smallest number', 'UPDATE "Num" SET a = 1e-131 WHERE pk = 970005', 'Number underflow. Attempting to store a number with magnitude smaller than supported range under root'],
-    ['a literal inside a map', `INSERT INTO "Num" VALUE {'pk': 970006, 'm': {'x': 1e126}}`, 'Number overflow. Attempting to store a number with magnitude larger than supported range under root.x'],
-    ['a literal inside a list', `INSERT INTO "Num" VALUE {'pk': 970007, 'l': [1, 1e126]}`, 'Number overflow. Attempting to store a number with magnitude larger than supported range under root[1]'],
+    [
+      'a WHERE literal above the largest number',
+      'SELECT * FROM "Num" WHERE pk = 1e126',
+      'Number overflow. Attempting to store a number with magnitude larger than supported range under root',
+    ],
+    [
+      'a WHERE literal below the smallest number',
+      'SELECT * FROM "Num" WHERE pk = 1e-131',
+      'Number underflow. Attempting to store a number with magnitude smaller than supported range under root',
+    ],
+    [
+      '39 significant digits',
+      'SELECT * FROM "Num" WHERE pk = 123456789012345678901234567890123456789',
+      'Attempting to store more than 38 significant digits in a Number under root',
+    ],
+    [
+      'an INSERT literal above the largest number',
+      `INSERT INTO "Num" VALUE {'pk': 1e126}`,
+      'Number overflow. Attempting to store a number with magnitude larger than supported range under root',
+    ],
+    [
+      'an UPDATE SET literal below the smallest number',
+      'UPDATE "Num" SET a = 1e-131 WHERE pk = 970005',
+      'Number underflow. Attempting to store a number with magnitude smaller than supported range under root',
+    ],
+    [
+      'a literal inside a map',
+      `INSERT INTO "Num" VALUE {'pk': 970006, 'm': {'x': 1e126}}`,
+      'Number overflow. Attempting to store a number with magnitude larger than supported range under root.x',
+    ],
+    [
+      'a literal inside a list',
+      `INSERT INTO "Num" VALUE {'pk': 970007, 'l': [1, 1e126]}`,
+      'Number overflow. Attempting to store a number with magnitude larger than supported range under root[1]',
+    ],
   ])('checks numbers by DynamoDB rules, naming where they sit: %s', (_case, statement, message) => {
     expect(failure(engine, statement)).toEqual(invalid(message));
   });
 
-  it.each(['7.31e6', '7.31E6', '7.31e+6', '731e4', '73100000e-1'])('reads the number literal %s', (literal) => {
-    expect(run(engine, `SELECT * FROM "Num" WHERE pk = ${literal}`).Items).toEqual([{ pk: { N: '7310000' } }]);
-  });
+  it.each(['7.31e6', '7.31E6', '7.31e+6', '731e4', '73100000e-1'])(
+    'reads the number literal %s',
+    (literal) => {
+      expect(run(engine, `SELECT * FROM "Num" WHERE pk = ${literal}`).Items).toEqual([
+        { pk: { N: '7310000' } },
+      ]);
+    },
+  );
 
   it('reads numbers without a leading digit, signed or not', () => {
     expect(run(engine, 'SELECT * FROM "Num" WHERE pk = -.73e1').Items).toEqual([{ pk: { N: '-7.3' } }]);
@@ -134,7 +173,9 @@ describe('PartiQL grammar', () => {
     expect(run(engine, `SELECT * FROM "Str" WHERE pk = 'a' -- a note`).Items).toHaveLength(1);
     expect(run(engine, `SELECT * FROM "Str" -- a note\nWHERE pk = 'b'`).Items).toEqual([]);
     expect(run(engine, `-- a note\nSELECT * FROM "Str" WHERE pk = 'a'`).Items).toHaveLength(1);
-    expect(run(engine, `SELECT * FROM "Str" /* a note */ WHERE pk = 'a' /* another */`).Items).toHaveLength(1);
+    expect(run(engine, `SELECT * FROM "Str" /* a note */ WHERE pk = 'a' /* another */`).Items).toHaveLength(
+      1,
+    );
   });
 
   it('reads keywords in any case, quoted or bare table names and doubled quotes in strings', () => {
