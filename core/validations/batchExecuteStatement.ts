@@ -4,6 +4,7 @@ import { type AttributeProblems, parseAttributeValue } from '../model/parseAttri
 import type { Statement } from '../partiql/ast.js';
 import { parseStatementCached } from '../partiql/cache.js';
 import { PartiqlMessages } from '../partiql/errors.js';
+import { checkParameterNumbers } from '../partiql/parameters.js';
 import { checkParameterCount } from '../partiql/where.js';
 import { returnConsumedCapacity, returnValuesOnConditionCheckFailure } from './common.js';
 import type { Deserialized } from './deserialize.js';
@@ -69,6 +70,7 @@ export function validateBatchExecuteStatement(
   const statements = input.Statements.map((request, index): PreparedBatchStatement => {
     let statement: Statement;
     try {
+      checkParameterNumbers(rawStatements[index]?.Parameters);
       if (hasProblem) throwParameterProblem(rawStatements[index]?.Parameters);
       statement = parseStatementCached(request.Statement);
       if (statement.kind === 'exists')

@@ -3,6 +3,7 @@ import type { AttributeValue } from '../model/attributeValue.js';
 import type { Statement } from '../partiql/ast.js';
 import { parseStatementCached } from '../partiql/cache.js';
 import { PartiqlMessages } from '../partiql/errors.js';
+import { checkParameterNumbers } from '../partiql/parameters.js';
 import { checkParameterCount } from '../partiql/where.js';
 import { returnConsumedCapacity, returnValuesOnConditionCheckFailure } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
@@ -55,6 +56,7 @@ export function validateExecuteStatement(
   input: ExecuteStatementInput,
   deserialized: Deserialized,
 ): PreparedStatement {
+  checkParameterNumbers(deserialized.raw.Parameters);
   throwAttributeProblem(deserialized, 'Parameters');
   const statement = parseStatementCached(input.Statement);
   if (statement.kind === 'exists') throw new ValidationException(PartiqlMessages.existsOutsideTransaction);

@@ -3,6 +3,7 @@ import type { AttributeValue } from '../model/attributeValue.js';
 import type { Statement } from '../partiql/ast.js';
 import { parseStatementCached } from '../partiql/cache.js';
 import { PartiqlMessages } from '../partiql/errors.js';
+import { checkParameterNumbers } from '../partiql/parameters.js';
 import { checkParameterCount } from '../partiql/where.js';
 import { returnConsumedCapacity, returnValuesOnConditionCheckFailure } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
@@ -70,6 +71,9 @@ export function validateExecuteTransaction(
   deserialized: Deserialized,
 ): PreparedTransaction {
   const { ClientRequestToken: _token, ...rest } = deserialized.raw;
+  const raws = deserialized.raw.TransactStatements;
+  if (Array.isArray(raws))
+    for (const raw of raws) checkParameterNumbers((raw as { Parameters?: unknown } | null)?.Parameters);
   throwAttributeProblem(deserialized, 'TransactStatements');
   let reads: boolean | undefined;
   const statements = input.TransactStatements.map((request, index) => {
