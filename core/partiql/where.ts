@@ -20,12 +20,15 @@ export interface Conjunct {
   readonly paths: readonly DocumentPath[];
 }
 
-/** Checks the statement's parameter count (docs/partiql.md §2.3). */
+/**
+ * A statement may not use more parameters than the request gives; extra ones are ignored, as
+ * DynamoDB Local does and as the documentation's transaction example needs (docs/partiql.md §2.3).
+ */
 export function checkParameterCount(
   expected: number,
   parameters: readonly AttributeValue[] | undefined,
 ): void {
-  if ((parameters?.length ?? 0) !== expected) throw new ValidationException(PartiqlMessages.parameterCount);
+  if ((parameters?.length ?? 0) < expected) throw new ValidationException(PartiqlMessages.parameterCount);
 }
 
 export function conjunctsOf(where: Expr | undefined, parameters: readonly AttributeValue[]): Conjunct[] {
