@@ -68,6 +68,11 @@ function runStatement(
   charge: (table: Table, units: number) => void,
 ): Record<string, unknown> {
   const parameters = request.Parameters ?? [];
+  // A failure after the table is known names it (moto's test_without_primary_key_in_where_clause).
+  const named = context.region.tables.get(
+    statement.kind === 'exists' ? statement.select.table : statement.table,
+  );
+  if (named?.readable) slot.table = named;
   if (statement.kind === 'select') return readItem(context, statement, request, slot, charge);
   if (statement.kind === 'exists') throw new ValidationException(PartiqlMessages.existsOutsideTransaction);
   const bound = bindWrite(context, statement, parameters);
