@@ -2,7 +2,7 @@ import type { ActionContext } from '../operation.js';
 import { defineOperation } from '../operation.js';
 import type { SelectStatement } from '../partiql/ast.js';
 import { requestHash } from '../partiql/nextToken.js';
-import { runSelect } from '../partiql/reads.js';
+import { runGet, runSelect } from '../partiql/reads.js';
 import { planSelect } from '../partiql/selectPlan.js';
 import { conjunctsOf } from '../partiql/where.js';
 import { bindWrite, planWrite, returnedItems } from '../partiql/writes.js';
@@ -47,11 +47,16 @@ function select(context: ActionContext, input: ExecuteStatementInput, statement:
   const conjuncts = conjunctsOf(statement.where, parameters);
   const table = context.engine.dataPlaneTable(context.region, statement.table);
   const consistentRead = input.ConsistentRead === true;
-  const target = resolveReadTarget(table, statement.index, consistentRead);
+  const onIndex = statement.index !== undefined;
+  // The target of a Query or Scan is made only when one runs: most SELECTs read one item.
+  let target = onIndex ? resolveReadTarget(table, statement.index, consistentRead) : undefined;
+  const plan = planSelect(statement, conjuncts, target?.key ?? table.key, onIndex, parameters);
+  if (plan.kind === 'get') return runGet(table, plan, consistentRead, input.ReturnConsumedCapacity);
+  target ??= resolveReadTarget(table, undefined, consistentRead);
   return runSelect({
     engine: context.engine,
     target,
-    plan: planSelect(statement, conjuncts, target, parameters),
+    plan,
     consistentRead,
     limit: input.Limit,
     nextToken: input.NextToken,

@@ -17,6 +17,8 @@ const cache = new Map<string, Entry>();
  * as they send the same expression texts (docs/partiql.md §3).
  */
 export function parseStatementCached(text: string): Statement {
+  // The statement just parsed again (a loop of one parameterised statement) skips the LRU upkeep.
+  if (text === lastText && lastEntry !== undefined) return answer(lastEntry);
   let entry = cache.get(text);
   if (entry !== undefined) {
     // Refresh recency: Map iteration order is insertion order, so the first key is the oldest.
@@ -27,6 +29,15 @@ export function parseStatementCached(text: string): Statement {
     if (cache.size >= STATEMENT_CACHE_CAPACITY) cache.delete(cache.keys().next().value as string);
     cache.set(text, entry);
   }
+  lastText = text;
+  lastEntry = entry;
+  return answer(entry);
+}
+
+let lastText: string | undefined;
+let lastEntry: Entry | undefined;
+
+function answer(entry: Entry): Statement {
   if (entry.error !== undefined) throw new ValidationException(entry.error);
   return entry.statement;
 }
@@ -43,4 +54,6 @@ function parse(text: string): Entry {
 /** Forgets every cached statement (for tests and benchmarks). */
 export function clearStatementCache(): void {
   cache.clear();
+  lastText = undefined;
+  lastEntry = undefined;
 }

@@ -14,6 +14,7 @@ import type { Engine } from '../engine.js';
 import { ValidationException } from '../errors/index.js';
 import type { Item } from '../model/attributeValue.js';
 import type { StoredItem } from '../store/storedItem.js';
+import type { Table } from '../store/table.js';
 import { encodeKey } from '../validations/keys.js';
 import { PartiqlMessages } from './errors.js';
 import { decodeNextToken, encodeNextToken, type PagePosition } from './nextToken.js';
@@ -27,7 +28,7 @@ import type { SelectPlan } from './selectPlan.js';
 export interface SelectRun {
   readonly engine: Engine;
   readonly target: ReadTarget;
-  readonly plan: SelectPlan;
+  readonly plan: SelectPlan & { kind: 'query' | 'scan' };
   readonly consistentRead: boolean;
   readonly limit: number | undefined;
   readonly nextToken: string | undefined;
@@ -40,7 +41,6 @@ export function runSelect(run: SelectRun): Record<string, unknown> {
   const { plan, target } = run;
   if (plan.filter) checkKeyPathsAreScalar(plan.filter.paths, target.table);
   const { fetchFromTable } = checkReadProjection(target, { projection: plan.projection, select: undefined });
-  if (plan.kind === 'get') return getItem(run, plan);
   const now = run.engine.clock.now();
   const start =
     run.nextToken === undefined ? undefined : decodeNextToken(run.nextToken, run.requestHash(), now);
@@ -79,9 +79,15 @@ export function runSelect(run: SelectRun): Record<string, unknown> {
   );
 }
 
-/** Equality on the whole key: one item, costed as GetItem (docs/dynamodb.md §4.3.2). */
-function getItem(run: SelectRun, plan: SelectPlan & { kind: 'get' }): Record<string, unknown> {
-  const { table } = run.target;
+/** Equality on the whole key of the table: one item, costed as GetItem (docs/dynamodb.md §4.3.2). */
+export function runGet(
+  table: Table,
+  plan: SelectPlan & { kind: 'get' },
+  consistentRead: boolean,
+  returnConsumedCapacity: ReturnConsumedCapacity | undefined,
+): Record<string, unknown> {
+  if (plan.filter) checkKeyPathsAreScalar(plan.filter.paths, table);
+  if (plan.projection) checkKeyPathsAreScalar(plan.projection.paths, table);
   const key = encodeKey(plan.key, table.key);
   const stored = table.items.get(key.hashKey, key.rangeKey);
   const items: (StoredItem | Item)[] = [];
@@ -91,11 +97,11 @@ function getItem(run: SelectRun, plan: SelectPlan & { kind: 'get' }): Record<str
       items.push(plan.projection ? plan.projection.apply(decoded!) : stored);
     }
   }
-  const units = readUnits(stored?.size ?? 0, run.consistentRead);
+  const units = readUnits(stored?.size ?? 0, consistentRead);
   return withOptional(
     { Items: items },
     'ConsumedCapacity',
-    consumedCapacity(run.returnConsumedCapacity, table.name, units),
+    consumedCapacity(returnConsumedCapacity, table.name, units),
   );
 }
 

@@ -1,9 +1,8 @@
-import type { ReadTarget } from '../actions/shared/readTarget.js';
 import { ValidationException } from '../errors/index.js';
 import type { ConditionExpression, KeyConditionPart, ProjectionPlan } from '../expressions/index.js';
 import { type AttributeMap, type AttributeValue, typeOf } from '../model/attributeValue.js';
 import { compareScalars } from '../model/compare.js';
-import type { KeyDefinition } from '../store/table.js';
+import type { KeyDefinition, KeyShape } from '../store/table.js';
 import type { Expr, SelectStatement } from './ast.js';
 import { PartiqlMessages } from './errors.js';
 import { SelectProjection } from './projection.js';
@@ -41,14 +40,16 @@ export type SelectPlan =
 export function planSelect(
   statement: SelectStatement,
   conjuncts: readonly Conjunct[],
-  target: ReadTarget,
+  /** The key of what is read: the table's, or the index's. */
+  key: KeyShape,
+  onIndex: boolean,
   parameters: readonly AttributeValue[],
 ): SelectPlan {
   const projection = statement.projection ? new SelectProjection(statement.projection) : undefined;
   if (statement.orderBy.length > 0 && statement.where === undefined)
     throw new ValidationException(PartiqlMessages.orderByNeedsWhere);
-  const { hash, range } = target.key;
-  if (target.index === undefined && statement.orderBy.length === 0) {
+  const { hash, range } = key;
+  if (!onIndex && statement.orderBy.length === 0) {
     const found = fullKey(conjuncts, range ? [hash, range] : [hash], parameters);
     if (found !== undefined) return { kind: 'get', key: found.key, filter: combine(found.rest), projection };
   }

@@ -63,18 +63,28 @@ export function itemValue(expression: Expr, parameters: readonly AttributeValue[
   return tupleValue(expression, parameters, () => 'root');
 }
 
+/**
+ * A tuple as a map with its names inserted in sorted order and its sets sorted: the canonical
+ * form items are stored in (`core/store/itemCodec.ts`), so an INSERT's item is encoded as it is.
+ */
 function tupleValue(
   expression: Expr & { type: 'tuple' },
   parameters: readonly AttributeValue[],
   pathOf: (name: string) => string,
 ): AttributeValue {
-  const map = newAttributeMap();
+  const fields: [string, PartiqlValue][] = [];
+  let sorted = true;
   for (const field of expression.fields) {
     const name = tupleKey(field.key, parameters);
-    if (Object.hasOwn(map, name)) throw new ValidationException(PartiqlMessages.duplicateTupleKey(name));
-    const value = literalValue(field.value, parameters, pathOf(name));
-    if (value !== MISSING) map[name] = value;
+    for (const [other] of fields) {
+      if (other === name) throw new ValidationException(PartiqlMessages.duplicateTupleKey(name));
+    }
+    if (fields.length > 0 && fields[fields.length - 1]![0] > name) sorted = false;
+    fields.push([name, literalValue(field.value, parameters, pathOf(name))]);
   }
+  if (!sorted) fields.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const map = newAttributeMap();
+  for (const [name, value] of fields) if (value !== MISSING) map[name] = value;
   return { M: map };
 }
 
@@ -129,7 +139,8 @@ function bagValue(
       ? members.every((member, i) => members.findIndex((other) => compareNumbers(other, member) === 0) === i)
       : new Set(members).size === members.length;
   if (!distinct) throw new ValidationException(PartiqlMessages.duplicates(members.join(', ')));
-  return { [setType!]: members } as AttributeValue;
+  // Sorted, as stored sets are (`core/store/itemCodec.ts`).
+  return { [setType!]: [...members].sort() } as AttributeValue;
 }
 
 /** How an expression is named in "Unsupported data type" messages. */

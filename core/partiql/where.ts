@@ -33,20 +33,23 @@ export function checkParameterCount(
 
 export function conjunctsOf(where: Expr | undefined, parameters: readonly AttributeValue[]): Conjunct[] {
   const parts: Expr[] = [];
-  const flatten = (expression: Expr) => {
-    if (expression.type === 'and') {
-      flatten(expression.left);
-      flatten(expression.right);
-    } else {
-      parts.push(expression);
-    }
-  };
-  if (where !== undefined) flatten(where);
-  return parts.map((expression) => {
+  if (where !== undefined) flatten(where, parts);
+  const conjuncts: Conjunct[] = [];
+  for (const expression of parts) {
     const builder = new ConditionBuilder(parameters);
     const condition = builder.condition(expression);
-    return { expression, condition, paths: builder.paths };
-  });
+    conjuncts.push({ expression, condition, paths: builder.paths });
+  }
+  return conjuncts;
+}
+
+function flatten(expression: Expr, parts: Expr[]): void {
+  if (expression.type === 'and') {
+    flatten(expression.left, parts);
+    flatten(expression.right, parts);
+  } else {
+    parts.push(expression);
+  }
 }
 
 /** The conjuncts left, ANDed into one condition (undefined when none is left). */
@@ -85,16 +88,22 @@ export function keyEquality(
 ): AttributeValue | undefined {
   const expression = conjunct.expression;
   if (expression.type !== 'compare' || expression.operator !== '=') return undefined;
-  for (const [path, other] of [
-    [expression.left, expression.right],
-    [expression.right, expression.left],
-  ] as const) {
-    if (path.type === 'path' && path.steps.length === 0 && path.name === name && isValueExpression(other)) {
-      const value = literalValue(other, parameters);
-      return value === MISSING ? undefined : value;
-    }
-  }
-  return undefined;
+  return (
+    sideValue(expression.left, expression.right, name, parameters) ??
+    sideValue(expression.right, expression.left, name, parameters)
+  );
+}
+
+function sideValue(
+  path: Expr,
+  other: Expr,
+  name: string,
+  parameters: readonly AttributeValue[],
+): AttributeValue | undefined {
+  if (path.type !== 'path' || path.steps.length > 0 || path.name !== name || !isValueExpression(other))
+    return undefined;
+  const value = literalValue(other, parameters);
+  return value === MISSING ? undefined : value;
 }
 
 /** A key value must be a scalar of the schema's type (docs/partiql.md §5.3). */
@@ -116,16 +125,22 @@ export function fullKey(
   parameters: readonly AttributeValue[],
 ): { key: AttributeMap; rest: Conjunct[] } | undefined {
   const key = newAttributeMap();
-  const used = new Set<Conjunct>();
+  const used: Conjunct[] = [];
   for (const definition of definitions) {
-    const found = conjuncts.find(
-      (conjunct) => !used.has(conjunct) && keyEquality(conjunct, definition.name, parameters) !== undefined,
-    );
-    if (found === undefined) return undefined;
-    const value = keyEquality(found, definition.name, parameters)!;
+    let value: AttributeValue | undefined;
+    for (const conjunct of conjuncts) {
+      if (used.includes(conjunct)) continue;
+      value = keyEquality(conjunct, definition.name, parameters);
+      if (value !== undefined) {
+        used.push(conjunct);
+        break;
+      }
+    }
+    if (value === undefined) return undefined;
     checkKeyValue(definition, value);
     key[definition.name] = value;
-    used.add(found);
   }
-  return { key, rest: conjuncts.filter((conjunct) => !used.has(conjunct)) };
+  const rest =
+    conjuncts.length === used.length ? [] : conjuncts.filter((conjunct) => !used.includes(conjunct));
+  return { key, rest };
 }

@@ -18,7 +18,7 @@ import {
 } from '../model/attributeValue.js';
 import { itemSizeOfEncoded, MAX_ITEM_SIZE } from '../model/itemSize.js';
 import type { ActionContext } from '../operation.js';
-import { encodeItem } from '../store/itemCodec.js';
+import { encodeParsedItem } from '../store/itemCodec.js';
 import type { StoredItem } from '../store/storedItem.js';
 import type { KeyDefinition, Table } from '../store/table.js';
 import type { DeleteStatement, InsertStatement, UpdateStatement } from './ast.js';
@@ -78,7 +78,8 @@ export function bindWrite(
       if (typeOf(keyValue) !== definition.type)
         throw new ValidationException(PartiqlMessages.keyTypeMismatch(definition.name));
     }
-    const json = encodeItem(item);
+    // Canonical by construction: tuples and bags are built sorted, parameters are parsed (values.ts).
+    const json = encodeParsedItem(item);
     const size = itemSizeOfEncoded(item, json);
     if (size > MAX_ITEM_SIZE)
       throw new ValidationException('Item size has exceeded the maximum allowed size');

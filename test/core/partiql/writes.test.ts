@@ -415,3 +415,31 @@ describe('parameters', () => {
     ).toBe('The parameter cannot be converted to a numeric value: abc');
   });
 });
+
+describe('stored form', () => {
+  it('stores an INSERT item exactly as PutItem stores the same item', () => {
+    run(
+      engine,
+      `INSERT INTO Music VALUE {'SongTitle': 'T', 'Artist': 'A', 'z': <<'b', 'a'>>, 'm': {'y': 1, 'x': <<3, 20>>}, '10': 1, '9': 2}`,
+    );
+    engine.execute('PutItem', {
+      TableName: 'Music',
+      Item: {
+        Artist: { S: 'B' },
+        SongTitle: { S: 'T' },
+        z: { SS: ['b', 'a'] },
+        m: { M: { y: { N: '1' }, x: { NS: ['3', '20'] } } },
+        '10': { N: '1' },
+        '9': { N: '2' },
+      },
+    });
+    const table = engine.region().tables.get('Music')!;
+    const text = (artist: string): string => {
+      const stored = [...table.items.scan()].find(
+        (entry) => (entry.item.decode().Artist as { S?: string } | undefined)?.S === artist,
+      )!.item;
+      return JSON.stringify(stored.decode()).replace(`"${artist}"`, '"?"');
+    };
+    expect(text('A')).toBe(text('B'));
+  });
+});
