@@ -1,7 +1,7 @@
 /**
  * PartiQL's reserved words: SQL-92's plus PartiQL's own. A bare attribute name that is one of them
- * must be double-quoted (`"key"`), as in DynamoDB: the parser reads it as a keyword (docs/partiql.md
- * §2.1; https://partiql.org/assets/PartiQL-Specification.pdf, appendix of reserved words).
+ * must be double-quoted (`"key"`), as in DynamoDB: the parser reads it as a keyword
+ * (docs/partiql.md §2.1; https://partiql.org/assets/PartiQL-Specification.pdf, reserved words).
  */
 const KEYWORDS: ReadonlySet<string> = new Set(
   `ABSOLUTE ACTION ADD ALL ALLOCATE ALTER AND ANY ARE AS ASC ASSERTION AT AUTHORIZATION AVG BAG BEGIN
