@@ -12,7 +12,8 @@ import {
 import { loadHandler } from './handlerModule.js';
 import { InvocationLog, type InvocationLogEntry } from './invocationLog.js';
 import { lambdaContext, logStreamName } from './lambdaContext.js';
-import { type FunctionError, functionErrorOf, type LambdaHandler, runHandler } from './runHandler.js';
+import { functionErrorOf, type LambdaHandler, runHandler } from './runHandler.js';
+import { startTimeout, TIMED_OUT, timedOut } from './timeouts.js';
 import { type WorkerOutcome, WorkerPool } from './workerPool.js';
 
 /** How a local function is defined (the host's config file maps onto this). */
@@ -113,10 +114,7 @@ export class LocalFunction implements MappedFunction {
         exportName: definition.exportName ?? 'handler',
         cwd: definition.cwd ?? process.cwd(),
         ...(definition.maxWorkers === undefined ? {} : { maxWorkers: definition.maxWorkers }),
-        startTimeout: (ms, onTimeout) => {
-          const timer = clock.setTimeout(onTimeout, ms);
-          return () => clock.clearTimeout(timer);
-        },
+        startTimeout: (ms, onTimeout) => startTimeout(clock, ms, onTimeout),
       });
     }
   }
@@ -171,8 +169,9 @@ export class LocalFunction implements MappedFunction {
       if (logs.length < KEPT_LOG_LINES) logs.push(line);
       sink?.(this.functionName, line);
     };
+    // The engine clock's time, as every other time eddy shows (virtual in the test kit).
     const write = (level: LogLevel, message: string) =>
-      emit(formatLogLine(Date.now(), requestId, level, message));
+      emit(formatLogLine(clock.now(), requestId, level, message));
     emit(startLine(requestId));
     this.running++;
     let outcome: WorkerOutcome;
@@ -189,7 +188,9 @@ export class LocalFunction implements MappedFunction {
     } finally {
       this.running--;
     }
-    const durationMs = performance.now() - started;
+    // A timed-out invocation ran for its whole timeout, as Lambda's REPORT line says; on a virtual
+    // clock the wall time it took says nothing about that.
+    const durationMs = isTimeout(outcome) ? this.timeoutMs : performance.now() - started;
     // The runtime logs a failed invocation's error as an ERROR line (Lambda's "Invoke Error").
     if (!outcome.ok) write('ERROR', `Invoke Error \t${JSON.stringify(outcome.error)}`);
     emit(endLine(requestId));
@@ -251,17 +252,16 @@ export class LocalFunction implements MappedFunction {
     });
     return new Promise<WorkerOutcome>((resolve) => {
       // An in-process handler cannot be stopped: on timeout its result is ignored.
-      const timer = clock.setTimeout(
-        () => resolve({ ok: false, error: timedOut(this.timeoutMs) }),
-        this.timeoutMs,
+      const cancel = startTimeout(clock, this.timeoutMs, () =>
+        resolve({ ok: false, error: timedOut(this.timeoutMs) }),
       );
       inInvocation(requestId, write, () => runHandler(handler, event, context)).then(
         (result) => {
-          clock.clearTimeout(timer);
+          cancel();
           resolve({ ok: true, result });
         },
         (error: unknown) => {
-          clock.clearTimeout(timer);
+          cancel();
           resolve({ ok: false, error: functionErrorOf(error) });
         },
       );
@@ -294,9 +294,6 @@ export class LocalFunction implements MappedFunction {
   }
 }
 
-function timedOut(timeoutMs: number): FunctionError {
-  return {
-    errorType: 'Sandbox.Timedout',
-    errorMessage: `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`,
-  };
+function isTimeout(outcome: WorkerOutcome): boolean {
+  return !outcome.ok && outcome.error.errorType === TIMED_OUT;
 }

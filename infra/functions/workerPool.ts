@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LogLevel } from './functionLogs.js';
 import type { FunctionError } from './runHandler.js';
+import { timedOut } from './timeouts.js';
 import type { WorkerInit, WorkerInvoke, WorkerReply } from './workerProtocol.js';
 
 /** The outcome of one isolated invocation. */
@@ -93,13 +94,7 @@ class FunctionWorker {
         // A handler stuck in a loop cannot be stopped in place: the worker goes (Lambda resets the environment).
         this.dead = true;
         void this.worker.terminate();
-        this.finish({
-          ok: false,
-          error: {
-            errorType: 'Sandbox.Timedout',
-            errorMessage: `Task timed out after ${(current.timeoutMs / 1000).toFixed(2)} seconds`,
-          },
-        });
+        this.finish({ ok: false, error: timedOut(current.timeoutMs) });
       });
       return;
     }
