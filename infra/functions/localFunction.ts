@@ -66,6 +66,11 @@ export interface LocalFunctionEnvironment {
   readonly region: string;
   /** Where log lines go as they are written (`eddy serve` prints them); they are also kept per invocation. */
   readonly logSink?: (functionName: string, line: string) => void;
+  /**
+   * Sets an in-process function's environment variables in `process.env` (default: assigns
+   * them); the local stack passes its own, which it undoes when it closes.
+   */
+  readonly setEnvironment?: (variables: Readonly<Record<string, string>>) => void;
 }
 
 /** Lines one invocation keeps in its log entry (the sink sees them all). */
@@ -104,7 +109,8 @@ export class LocalFunction implements MappedFunction {
     if (definition.handler !== undefined)
       this.handlerPromise = Promise.resolve(definition.handler as LambdaHandler);
     if (definition.isolation !== 'worker' && definition.environment !== undefined) {
-      Object.assign(process.env, definition.environment);
+      if (environment.setEnvironment !== undefined) environment.setEnvironment(definition.environment);
+      else Object.assign(process.env, definition.environment);
     }
     if (definition.isolation === 'worker') {
       const clock = environment.clock;

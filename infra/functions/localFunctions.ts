@@ -9,6 +9,8 @@ export interface LocalFunctionsOptions {
   readonly region?: string;
   /** Where the functions' log lines go as they are written (they are kept per invocation too). */
   readonly logSink?: (functionName: string, line: string) => void;
+  /** Sets in-process functions' environment variables (`LocalFunctionEnvironment.setEnvironment`). */
+  readonly setEnvironment?: (variables: Readonly<Record<string, string>>) => void;
 }
 
 /**
@@ -41,6 +43,7 @@ export class LocalFunctions implements FunctionResolver {
       accountId: this.accountId,
       region: this.region,
       ...(this.options.logSink === undefined ? {} : { logSink: this.options.logSink }),
+      ...(this.options.setEnvironment === undefined ? {} : { setEnvironment: this.options.setEnvironment }),
     });
     const previous = this.functions.get(definition.name);
     if (previous !== undefined) void previous.close();

@@ -20,6 +20,7 @@ import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.j
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
 import { durableFunctions } from './durableFunctions.js';
 import { bindingUuid, MappingCheckpoints } from './mappingCheckpoints.js';
+import { EnvironmentLayer } from './processEnvironment.js';
 import { streamSettings } from './streamSettings.js';
 
 /**
@@ -80,6 +81,7 @@ export class LocalStack {
     /** The data directory, when started with `dataDir`. */
     readonly persistence: Persistence | undefined,
     private readonly checkpoints: MappingCheckpoints,
+    private readonly environment: EnvironmentLayer,
   ) {}
 
   /** The ttl-expirer schedule. */
@@ -121,11 +123,14 @@ export class LocalStack {
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
     const persistence =
       options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
+    // What the stack sets in process.env for its functions, undone by `close`.
+    const environment = new EnvironmentLayer();
     const functions = new LocalFunctions({
       clock,
       accountId,
       region,
       ...(options.functionLogs === undefined ? {} : { logSink: options.functionLogs }),
+      setEnvironment: (variables) => environment.assign(variables),
     });
     const destinationsDirectory =
       config.destinationsDirectory === undefined
@@ -166,6 +171,7 @@ export class LocalStack {
       logger,
       persistence,
       checkpoints,
+      environment,
     );
     // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
     stack.closers.push(
@@ -378,12 +384,13 @@ export class LocalStack {
     url: string,
     accessKey: { accessKeyId: string; secretAccessKey: string } | undefined,
   ) {
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = url;
-    process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS = url;
-    process.env.AWS_REGION ??= this.engine.defaultRegion;
+    const environment = this.environment;
+    environment.set('AWS_ENDPOINT_URL_DYNAMODB', url);
+    environment.set('AWS_ENDPOINT_URL_DYNAMODB_STREAMS', url);
+    if (process.env.AWS_REGION === undefined) environment.set('AWS_REGION', this.engine.defaultRegion);
     if (process.env.AWS_ACCESS_KEY_ID === undefined || accessKey !== undefined) {
-      process.env.AWS_ACCESS_KEY_ID = accessKey?.accessKeyId ?? 'eddy';
-      process.env.AWS_SECRET_ACCESS_KEY = accessKey?.secretAccessKey ?? 'eddy';
+      environment.set('AWS_ACCESS_KEY_ID', accessKey?.accessKeyId ?? 'eddy');
+      environment.set('AWS_SECRET_ACCESS_KEY', accessKey?.secretAccessKey ?? 'eddy');
     }
     // Worker threads copied the environment when they were defined: define them again.
     for (const binding of this.bindings) {
@@ -403,10 +410,14 @@ export class LocalStack {
     return this.engine.settled();
   }
 
-  /** Stops everything, last started first (the server, schedules, mappings, the data directory). */
+  /**
+   * Stops everything, last started first (the server, schedules, mappings, the data directory),
+   * completes every `changes$` of the stack and puts back the environment variables it set.
+   */
   async close(): Promise<void> {
     for (let close = this.closers.pop(); close !== undefined; close = this.closers.pop()) await close();
     this.streams.changeLog.close();
+    this.environment.close();
   }
 }
 

@@ -140,3 +140,66 @@ await stack.close();
     });
   });
 });
+
+describe('stack.close()', () => {
+  const NAMES = [
+    'AWS_ENDPOINT_URL_DYNAMODB',
+    'AWS_ENDPOINT_URL_DYNAMODB_STREAMS',
+    'AWS_REGION',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'ORDERS_TABLE',
+  ] as const;
+
+  it('puts back the environment the stack changed, with stacks overlapping too', async () => {
+    const before = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
+    process.env.AWS_REGION = 'eu-west-3';
+    delete process.env.AWS_ACCESS_KEY_ID;
+    try {
+      const config = ordersConfig(LOOPING, { environment: { ORDERS_TABLE: 'Orders' } });
+      const first = await startStack(config, { endpoint: true });
+      expect(process.env).toMatchObject({
+        AWS_ENDPOINT_URL_DYNAMODB: first.endpoint,
+        AWS_ENDPOINT_URL_DYNAMODB_STREAMS: first.endpoint,
+        AWS_REGION: 'eu-west-3',
+        AWS_ACCESS_KEY_ID: 'eddy',
+        AWS_SECRET_ACCESS_KEY: 'eddy',
+        ORDERS_TABLE: 'Orders',
+      });
+      const second = await startStack(config, { endpoint: true });
+      expect(process.env.AWS_ENDPOINT_URL_DYNAMODB).toBe(second.endpoint);
+      await first.close();
+      // The second stack is still open: its endpoint stays.
+      expect(process.env.AWS_ENDPOINT_URL_DYNAMODB).toBe(second.endpoint);
+      await second.close();
+      expect(process.env.AWS_ENDPOINT_URL_DYNAMODB).toBe(before.AWS_ENDPOINT_URL_DYNAMODB);
+      expect(process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS).toBe(before.AWS_ENDPOINT_URL_DYNAMODB_STREAMS);
+      expect(process.env.AWS_REGION).toBe('eu-west-3');
+      expect(process.env.AWS_ACCESS_KEY_ID).toBeUndefined();
+      expect(process.env.AWS_SECRET_ACCESS_KEY).toBe(before.AWS_SECRET_ACCESS_KEY);
+      expect(process.env.ORDERS_TABLE).toBe(before.ORDERS_TABLE);
+    } finally {
+      for (const name of NAMES) {
+        if (before[name] === undefined) delete process.env[name];
+        else process.env[name] = before[name];
+      }
+    }
+  });
+
+  it('completes every changes$ Observable of the stack, after what it had not delivered', async () => {
+    const { changes$ } = await import('../../streams/index.js');
+    const stack = await startStack(ordersConfig(LOOPING));
+    const seen: string[] = [];
+    const completed = new Promise<void>((resolve, reject) =>
+      changes$(stack.stack.changeLog, 'Orders').subscribe({
+        next: (record) => seen.push(record.dynamodb!.NewImage!.id!.S!),
+        error: reject,
+        complete: resolve,
+      }),
+    );
+    stack.engine.execute('PutItem', { TableName: 'Orders', Item: { id: { S: 'o-1' } } });
+    await stack.close();
+    await completed;
+    expect(seen).toEqual(['o-1']);
+  });
+});
