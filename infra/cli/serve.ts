@@ -89,6 +89,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       logger,
       // Function logs as CloudWatch shows them, each line prefixed with its function's name.
       functionLogs: (functionName, line) => io.print(`${functionName} | ${line}`),
+      // A handler that does not load stops the start; under --watch, its function waits for a fix.
+      missingHandlers: options.watch === true ? 'wait' : 'fail',
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
     });
   } catch (error) {
@@ -168,6 +170,8 @@ function functionLines(stack: LocalStack): string[] {
       ...binding.schedules.map((schedule) => schedule.expression),
     ];
     lines.push(`${binding.functionName} ← ${triggers.join(', ') || 'nothing (invoke only)'}`);
+    const waiting = stack.waiting.get(binding.functionName);
+    if (waiting !== undefined) lines.push(`  ✗ ${waiting}; waiting for a fix (its mappings start then)`);
   }
   for (const tableName of stack.config.archive?.tables ?? [])
     lines.push(`archiver ← ${tableName} stream (TTL deletions)`);

@@ -9,10 +9,10 @@ import {
   reportLine,
   startLine,
 } from './functionLogs.js';
-import { loadHandler } from './handlerModule.js';
+import { HandlerLoadError, loadHandler } from './handlerModule.js';
 import { InvocationLog, type InvocationLogEntry } from './invocationLog.js';
 import { lambdaContext, logStreamName } from './lambdaContext.js';
-import { functionErrorOf, type LambdaHandler, runHandler } from './runHandler.js';
+import { type FunctionError, functionErrorOf, type LambdaHandler, runHandler } from './runHandler.js';
 import { startTimeout, TIMED_OUT, timedOut } from './timeouts.js';
 import { type WorkerOutcome, WorkerPool } from './workerPool.js';
 
@@ -294,6 +294,31 @@ export class LocalFunction implements MappedFunction {
     );
   }
 
+  /**
+   * Loads the handler now rather than at the first invocation (in a worker thread for `worker`
+   * isolation), so a missing file or export is known up front.
+   * @throws HandlerLoadError (`Runtime.ImportModuleError`, `Runtime.HandlerNotFound`) as the
+   *   first invocation would have failed.
+   */
+  async load(): Promise<void> {
+    if (this.pool !== undefined) {
+      const error = await this.pool.check();
+      if (error !== undefined) throw handlerLoadErrorOf(error);
+      return;
+    }
+    try {
+      this.handlerPromise ??= loadHandler(
+        this.definition.module!,
+        this.definition.exportName,
+        this.definition.cwd,
+      );
+      await this.handlerPromise;
+    } catch (error) {
+      this.handlerPromise = undefined;
+      throw error;
+    }
+  }
+
   /** Terminates the function's worker threads, if any. */
   async close(): Promise<void> {
     await this.pool?.close();
@@ -302,4 +327,11 @@ export class LocalFunction implements MappedFunction {
 
 function isTimeout(outcome: WorkerOutcome): boolean {
   return !outcome.ok && outcome.error.errorType === TIMED_OUT;
+}
+
+/** A worker's load failure as the error `loadHandler` throws in process. */
+function handlerLoadErrorOf(error: FunctionError): HandlerLoadError {
+  const type =
+    error.errorType === 'Runtime.HandlerNotFound' ? 'Runtime.HandlerNotFound' : 'Runtime.ImportModuleError';
+  return new HandlerLoadError(type, error.errorMessage);
 }

@@ -50,6 +50,9 @@ class FunctionWorker {
   readonly worker: Worker;
   current: Pending | undefined;
   dead = false;
+  /** Resolves once the module loaded: with its load error, if any. */
+  readonly ready: Promise<FunctionError | undefined>;
+  private markReady: (error: FunctionError | undefined) => void = () => {};
 
   constructor(
     init: WorkerInit,
@@ -62,6 +65,9 @@ class FunctionWorker {
       tsxApi: TSX_API,
       entry: ENTRY,
     };
+    this.ready = new Promise((resolve) => {
+      this.markReady = resolve;
+    });
     this.worker = new Worker(BOOTSTRAP, { eval: true, workerData, ...(init.env ? { env: init.env } : {}) });
     this.worker.unref();
     this.worker.on('message', (message: WorkerReply) => this.onMessage(message));
@@ -83,8 +89,12 @@ class FunctionWorker {
   }
 
   private onMessage(message: WorkerReply): void {
+    if (message.type === 'ready') {
+      this.markReady(message.error);
+      return;
+    }
     const current = this.current;
-    if (message.type === 'ready' || current === undefined || message.id !== current.id) return;
+    if (current === undefined || message.id !== current.id) return;
     if (message.type === 'log') {
       current.onLog?.(message.level, message.message);
       return;
@@ -114,6 +124,7 @@ class FunctionWorker {
   /** The thread crashed or exited: the invocation in it failed. */
   private die(error: FunctionError): void {
     this.dead = true;
+    this.markReady(error);
     if (this.current !== undefined) this.finish({ ok: false, error });
     else this.pool.released(this);
   }
@@ -161,6 +172,22 @@ export class WorkerPool {
       const next = this.queue.shift()!;
       worker.run(next.pending, next.message);
     }
+  }
+
+  /**
+   * Starts a worker (or takes an idle one) and answers how its module loaded: `undefined`, or the
+   * error every invocation would answer (Runtime.ImportModuleError, Runtime.HandlerNotFound). The
+   * worker stays, ready for the first invocation.
+   */
+  async check(): Promise<FunctionError | undefined> {
+    let worker = this.idle.pop();
+    if (worker === undefined) {
+      worker = new FunctionWorker(this.options, this);
+      this.all.add(worker);
+    }
+    const error = await worker.ready;
+    this.released(worker);
+    return error;
   }
 
   /** @internal A worker finished its invocation (or died). */

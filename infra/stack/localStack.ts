@@ -9,6 +9,7 @@ import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import { type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
+import type { FunctionDefinition, LocalFunction } from '../functions/localFunction.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
 import { createLocalClient } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
@@ -19,8 +20,10 @@ import { type Durability, Persistence, ReplayableClock } from '../persistence/in
 import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
 import { durableFunctions } from './durableFunctions.js';
-import { bindingUuid, MappingCheckpoints } from './mappingCheckpoints.js';
+import { handlerProblem } from './handlerCheck.js';
+import { MappingCheckpoints } from './mappingCheckpoints.js';
 import { EnvironmentLayer } from './processEnvironment.js';
+import { StreamBindings } from './streamBindings.js';
 import { streamSettings } from './streamSettings.js';
 
 /**
@@ -47,6 +50,13 @@ export interface StackOptions {
   readonly handlers?: Readonly<Record<string, (event: never, context: never) => unknown>>;
   /** Whether the ttl-expirer and schedules run on their timers (default true). */
   readonly startSchedules?: boolean;
+  /**
+   * A function whose handler file or export is missing: `'fail'` (default) fails the start,
+   * naming the function, path and export; `'wait'` (`eddy serve --watch`) starts anyway with
+   * that function's mappings held (disabled, keeping their starting position) until
+   * `reloadFunction` brings a handler that loads. `waiting` lists them.
+   */
+  readonly missingHandlers?: 'fail' | 'wait';
   /**
    * Where the project's functions' log lines go as they are written, in Lambda's format (START,
    * the handler's console lines, END, REPORT). Default: kept per invocation only.
@@ -82,7 +92,22 @@ export class LocalStack {
     readonly persistence: Persistence | undefined,
     private readonly checkpoints: MappingCheckpoints,
     private readonly environment: EnvironmentLayer,
-  ) {}
+  ) {
+    this.streamBindings = new StreamBindings({
+      engine,
+      mappings,
+      checkpoints,
+      durable: persistence !== undefined,
+      logger,
+    });
+  }
+
+  private readonly streamBindings: StreamBindings;
+  /**
+   * Functions whose handler does not load yet (`missingHandlers: 'wait'`), with the reason; their
+   * mappings are held until `reloadFunction` brings one that loads.
+   */
+  readonly waiting = new Map<string, string>();
 
   /** The ttl-expirer schedule. */
   ttl: TtlExpirer | undefined;
@@ -180,12 +205,14 @@ export class LocalStack {
       () => gsi.close(),
       () => checkpoints.flush(),
       () => mappings.close(),
+      () => stack.streamBindings.close(),
     );
     try {
       const held = engine.region(accountId, region).tables;
       const declared = (config.tables ?? []).filter((table) => !held.has(table.TableName ?? ''));
       provisionTables(engine, declared, { accountId, region }, { logger });
       stack.bindings = bindingsOf(config, baseDirectory);
+      await stack.loadHandlers(options);
       stack.startFunctions(options);
       stack.startArchive(baseDirectory);
     } catch (error) {
@@ -206,55 +233,38 @@ export class LocalStack {
   }
 
   /**
-   * A config binding's mapping: its UUID is derived from the function and table, so after a
-   * restart with a data directory it resumes from its saved checkpoint.
+   * Defines the project's functions and loads their handlers now, so that a missing file or
+   * export is found at start rather than by every record failing with Runtime.ImportModuleError.
+   * @throws HandlerMissingError (`missingHandlers: 'fail'`).
    */
-  private createBinding(
-    functionName: string,
-    tableName: string,
-    input: Record<string, unknown>,
-    /** Where in the config the binding is (for errors). */
-    where: string,
-  ): void {
-    const uuid = bindingUuid(functionName, tableName);
-    const checkpoint = this.checkpoints.restore(uuid, input.EventSourceArn as string);
-    try {
-      this.mappings.create(input as never, checkpoint === undefined ? { uuid } : { checkpoint });
-      if (checkpoint === undefined && this.persistence !== undefined) {
-        const start = this.mappings.checkpoints().find((candidate) => candidate.uuid === uuid);
-        if (start !== undefined) this.checkpoints.begin(start);
+  private async loadHandlers(options: StackOptions): Promise<void> {
+    for (const binding of this.bindings) {
+      const handler = options.handlers?.[binding.functionName];
+      if (handler !== undefined) {
+        this.defineFunction(binding, { handler });
+        continue;
       }
-    } catch (error) {
-      // Settings Lambda would refuse (BatchSize 0, an unknown FunctionResponseType...): Lambda's message.
-      throw new BindingError(where, `stream binding on '${tableName}': ${(error as Error).message}`);
+      const fn = this.defineFunction(binding, { module: binding.handlerPath });
+      const problem = await handlerProblem(binding, fn);
+      if (problem === undefined) continue;
+      if (options.missingHandlers !== 'wait') throw problem;
+      this.waiting.set(binding.functionName, problem.reason);
+      this.logger.warn({ function: binding.functionName }, `${problem.reason}; waiting for a fix`);
     }
   }
 
-  /** Defines the project's functions and starts their mappings and schedules. */
+  /** Starts the project's functions' mappings and schedules. */
   private startFunctions(options: StackOptions): void {
     const { engine } = this;
     for (const binding of this.bindings) {
-      const handler = options.handlers?.[binding.functionName];
-      this.defineFunction(binding, handler ? { handler } : { module: binding.handlerPath });
+      if (this.waiting.has(binding.functionName)) this.streamBindings.hold(binding.functionName);
       for (const stream of binding.streams) {
-        const table = engine.region().tables.get(stream.table)!;
-        if (table.stream?.enabled !== true) {
-          throw new BindingError(
-            `functions.${binding.functionName}`,
-            `table '${stream.table}' has no enabled stream (add StreamSpecification to the table)`,
-          );
-        }
-        this.createBinding(
-          binding.functionName,
-          stream.table,
-          {
-            ...(stream.settings as Record<string, unknown>),
-            StartingPosition: stream.settings.StartingPosition ?? 'TRIM_HORIZON',
-            EventSourceArn: table.stream.arn,
-            FunctionName: binding.functionName,
-          },
-          `functions.${binding.functionName}`,
-        );
+        this.streamBindings.bind({
+          functionName: binding.functionName,
+          tableName: stream.table,
+          settings: stream.settings as Record<string, unknown>,
+          where: `functions.${binding.functionName}`,
+        });
       }
       const scheduled = binding.schedules
         .filter((schedule) => schedule.enabled && options.startSchedules !== false)
@@ -275,19 +285,36 @@ export class LocalStack {
 
   /**
    * Replaces a function's code (as UpdateFunctionCode does) with a module file, e.g. a fresh
-   * build under `--watch`. Its mappings keep their checkpoints: the next batch runs the new code.
+   * build under `--watch`, once its handler loads; a function that was waiting for a handler
+   * starts. Its mappings keep their checkpoints: the next batch runs the new code.
+   * @throws HandlerMissingError when the new module has no such handler: the running code stays.
    */
-  reloadFunction(functionName: string, modulePath: string): void {
+  async reloadFunction(functionName: string, modulePath: string): Promise<void> {
     const binding = this.bindings.find((candidate) => candidate.functionName === functionName);
     if (binding === undefined) throw new Error(`No function named ${functionName} in the config`);
-    this.defineFunction(binding, { module: modulePath });
+    const fn = this.functions.create(this.definitionOf(binding, { module: modulePath }));
+    const problem = await handlerProblem(binding, fn, modulePath);
+    if (problem !== undefined) {
+      void fn.close();
+      throw problem;
+    }
+    this.functions.install(fn);
+    this.waiting.delete(functionName);
+    this.streamBindings.release(functionName);
   }
 
   private defineFunction(
     binding: FunctionBinding,
     code: { readonly handler: (event: never, context: never) => unknown } | { readonly module: string },
-  ): void {
-    this.functions.define({
+  ): LocalFunction {
+    return this.functions.define(this.definitionOf(binding, code));
+  }
+
+  private definitionOf(
+    binding: FunctionBinding,
+    code: { readonly handler: (event: never, context: never) => unknown } | { readonly module: string },
+  ): FunctionDefinition {
+    return {
       name: binding.functionName,
       ...('handler' in code
         ? { handler: code.handler }
@@ -296,7 +323,7 @@ export class LocalStack {
       memorySize: binding.memorySize,
       environment: binding.environment,
       isolation: 'handler' in code ? 'in-process' : binding.isolation,
-    });
+    };
   }
 
   /** Runs a scheduled function the way its own invocations run (context, timeout, log). */
@@ -329,7 +356,8 @@ export class LocalStack {
         ...(archive.onFailure === undefined ? {} : { onFailureDestination: archive.onFailure }),
       });
       this.functions.define(definition);
-      this.createBinding(functionName, tableName, mapping as unknown as Record<string, unknown>, 'archive');
+      const { FunctionName: _, EventSourceArn: __, ...settings } = mapping;
+      this.streamBindings.bind({ functionName, tableName, settings, where: 'archive' });
     }
   }
 
@@ -396,7 +424,7 @@ export class LocalStack {
     for (const binding of this.bindings) {
       const current = this.functions.get(binding.functionName)?.definition;
       if (current?.isolation === 'worker' && current.module !== undefined)
-        this.reloadFunction(binding.functionName, current.module);
+        this.defineFunction(binding, { module: current.module });
     }
   }
 

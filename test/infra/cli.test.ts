@@ -54,6 +54,31 @@ describe('eddy serve (CLI)', () => {
     rmSync(file);
   });
 
+  it('exits 1 naming the function, file and export when a handler is missing', async () => {
+    const file = join(directory, 'missing-handler.config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tables: [
+          {
+            TableName: 'Orders',
+            BillingMode: 'PAY_PER_REQUEST',
+            AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+            KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+            StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+          },
+        ],
+        functions: { onOrder: { handler: './src/onOrder.ts', events: [{ stream: { table: 'Orders' } }] } },
+      }),
+    );
+    const run = eddy(['serve', '--port', '0', '--config', file]);
+    expect(await run.exited).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      `eddy: Bad config ${file} at functions.onOrder.handler: function onOrder: handler ${join(directory, 'src', 'onOrder.ts')} (export 'handler'): no such file`,
+    );
+    rmSync(file);
+  });
+
   it('refuses an unknown flag with a suggestion', async () => {
     const run = eddy(['serve', '--prot', '8000']);
     expect(await run.exited).toBe(1);

@@ -1,0 +1,156 @@
+import type { Engine, TableChange } from '../../core/engine.js';
+import type { MappingManager } from '../../streams/mapping/index.js';
+import { BindingError } from '../bindings.js';
+import type { Logger } from '../host/logger.js';
+import { bindingUuid, type MappingCheckpoints } from './mappingCheckpoints.js';
+
+/**
+ * The event source mappings of the stack's stream bindings (the config's functions and the
+ * archiver), which name a table rather than a stream ARN.
+ *
+ * A table's stream ARN changes when the table is deleted and created again, or its stream is
+ * disabled and enabled again (a new stream, with a new label: docs/streams-and-lambda.md §1.1.8).
+ * A mapping created by ARN stays on the old stream, as Lambda's does;
+ * a binding declared by table name follows the table instead: its mapping moves to the new stream
+ * from the binding's StartingPosition, and one log line says so.
+ *
+ * A binding can be held (its function's handler does not load yet, under `eddy serve --watch`):
+ * its mapping exists, disabled, keeping its starting position, until `release`.
+ */
+export interface StreamBindingInput {
+  readonly functionName: string;
+  readonly tableName: string;
+  /** CreateEventSourceMapping settings without EventSourceArn and FunctionName. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** Where in the config the binding is (for errors). */
+  readonly where: string;
+}
+
+interface Bound extends StreamBindingInput {
+  readonly uuid: string;
+  eventSourceArn: string;
+}
+
+export interface StreamBindingsOptions {
+  readonly engine: Engine;
+  readonly mappings: MappingManager;
+  readonly checkpoints: MappingCheckpoints;
+  /** Whether positions are saved (a data directory): a new mapping then saves where it starts. */
+  readonly durable: boolean;
+  readonly logger: Logger;
+}
+
+export class StreamBindings {
+  private readonly bound: Bound[] = [];
+  private readonly held = new Set<string>();
+  private readonly detach: () => void;
+
+  constructor(private readonly options: StreamBindingsOptions) {
+    this.detach = options.engine.onTableChange((change) => this.follow(change));
+  }
+
+  /**
+   * Creates a binding's mapping on its table's current stream. Its UUID is derived from the
+   * function and table, so after a restart with a data directory it resumes from its checkpoint.
+   * @throws BindingError when the table has no enabled stream, or Lambda would refuse the settings.
+   */
+  bind(input: StreamBindingInput): void {
+    const table = this.options.engine.region().tables.get(input.tableName);
+    if (table?.stream?.enabled !== true)
+      throw new BindingError(
+        input.where,
+        `table '${input.tableName}' has no enabled stream (add StreamSpecification to the table)`,
+      );
+    const binding: Bound = {
+      ...input,
+      uuid: bindingUuid(input.functionName, input.tableName),
+      eventSourceArn: table.stream.arn,
+    };
+    try {
+      this.createMapping(binding, true);
+    } catch (error) {
+      // Settings Lambda would refuse (BatchSize 0, an unknown FunctionResponseType...): Lambda's message.
+      throw new BindingError(
+        input.where,
+        `stream binding on '${input.tableName}': ${(error as Error).message}`,
+      );
+    }
+    this.bound.push(binding);
+  }
+
+  /** Keeps a function's mappings disabled (its handler does not load) until `release`. */
+  hold(functionName: string): void {
+    this.held.add(functionName);
+    for (const binding of this.of(functionName)) this.options.mappings.disable(binding.uuid);
+  }
+
+  /** Starts the mappings `hold` kept (those the config does not disable itself). */
+  release(functionName: string): void {
+    if (!this.held.delete(functionName)) return;
+    for (const binding of this.of(functionName))
+      if (binding.settings.Enabled !== false) this.options.mappings.enable(binding.uuid);
+  }
+
+  isHeld(functionName: string): boolean {
+    return this.held.has(functionName);
+  }
+
+  close(): void {
+    this.detach();
+  }
+
+  private of(functionName: string): Bound[] {
+    return this.bound.filter((binding) => binding.functionName === functionName);
+  }
+
+  private createMapping(binding: Bound, restore: boolean): void {
+    const { mappings, checkpoints } = this.options;
+    const checkpoint = restore ? checkpoints.restore(binding.uuid, binding.eventSourceArn) : undefined;
+    mappings.create(
+      {
+        ...binding.settings,
+        StartingPosition: (binding.settings.StartingPosition as string | undefined) ?? 'TRIM_HORIZON',
+        EventSourceArn: binding.eventSourceArn,
+        FunctionName: binding.functionName,
+        ...(this.held.has(binding.functionName) ? { Enabled: false } : {}),
+      } as never,
+      checkpoint === undefined ? { uuid: binding.uuid } : { checkpoint },
+    );
+    if (checkpoint === undefined && this.options.durable) {
+      const start = mappings.checkpoints().find((candidate) => candidate.uuid === binding.uuid);
+      if (start !== undefined) checkpoints.begin(start);
+    }
+  }
+
+  /** A bound table has a new enabled stream: its bindings move to it. */
+  private follow({ region, table }: TableChange): void {
+    const engine = this.options.engine;
+    if (region.accountId !== engine.defaultAccountId || region.name !== engine.defaultRegion) return;
+    const stream = table.stream;
+    if (stream?.enabled !== true || region.tables.get(table.name) !== table) return;
+    for (const binding of this.bound) {
+      if (binding.tableName !== table.name || binding.eventSourceArn === stream.arn) continue;
+      const previous = binding.eventSourceArn;
+      try {
+        this.options.mappings.delete(binding.uuid);
+      } catch {
+        // Deleted through the Lambda API meanwhile: the binding still follows its table.
+      }
+      binding.eventSourceArn = stream.arn;
+      try {
+        this.createMapping(binding, false);
+      } catch (error) {
+        this.options.logger.error(
+          { err: error, function: binding.functionName, table: binding.tableName },
+          `${binding.functionName} ← ${binding.tableName}: could not follow the table's new stream`,
+        );
+        continue;
+      }
+      const from = (binding.settings.StartingPosition as string | undefined) ?? 'TRIM_HORIZON';
+      this.options.logger.warn(
+        { function: binding.functionName, table: binding.tableName, streamArn: stream.arn, previous },
+        `${binding.functionName} ← ${binding.tableName}: the table has a new stream (recreated, or its stream enabled again); the binding follows it from ${from}`,
+      );
+    }
+  }
+}
