@@ -9,7 +9,6 @@ import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import { type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
-import type { FunctionDefinition, LocalFunction } from '../functions/localFunction.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
 import { createLocalClient } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
@@ -17,12 +16,12 @@ import { RequestPipeline } from '../host/pipeline.js';
 import { provisionTables } from '../host/provision.js';
 import { type BoundAddress, EddyServer, type ServerOptions } from '../host/server.js';
 import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
-import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
+import type { Schedule } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
 import { durableFunctions } from './durableFunctions.js';
-import { handlerProblem } from './handlerCheck.js';
 import { MappingCheckpoints } from './mappingCheckpoints.js';
 import { EnvironmentLayer } from './processEnvironment.js';
+import { ProjectFunctions } from './projectFunctions.js';
 import { StreamBindings } from './streamBindings.js';
 import { streamSettings } from './streamSettings.js';
 
@@ -103,18 +102,10 @@ export class LocalStack {
   }
 
   private readonly streamBindings: StreamBindings;
-  /**
-   * Functions whose handler does not load yet (`missingHandlers: 'wait'`), with the reason; their
-   * mappings are held until `reloadFunction` brings one that loads.
-   */
-  readonly waiting = new Map<string, string>();
+  private project!: ProjectFunctions;
 
   /** The ttl-expirer schedule. */
   ttl: TtlExpirer | undefined;
-  /** The project's schedules, by function name. */
-  readonly schedules = new Map<string, Schedule[]>();
-  /** The bindings the stack runs (the same `eddy synth` deploys). */
-  bindings: readonly FunctionBinding[] = [];
 
   get changeLog(): ChangeLog {
     return this.streams.changeLog;
@@ -211,9 +202,16 @@ export class LocalStack {
       const held = engine.region(accountId, region).tables;
       const declared = (config.tables ?? []).filter((table) => !held.has(table.TableName ?? ''));
       provisionTables(engine, declared, { accountId, region }, { logger });
-      stack.bindings = bindingsOf(config, baseDirectory);
-      await stack.loadHandlers(options);
-      stack.startFunctions(options);
+      stack.project = new ProjectFunctions({
+        bindings: bindingsOf(config, baseDirectory),
+        engine,
+        functions,
+        streamBindings: stack.streamBindings,
+        logger,
+      });
+      stack.closers.push(() => stack.project.stopSchedules());
+      await stack.project.load(options);
+      stack.project.start(options);
       stack.startArchive(baseDirectory);
     } catch (error) {
       await stack.close();
@@ -233,105 +231,31 @@ export class LocalStack {
   }
 
   /**
-   * Defines the project's functions and loads their handlers now, so that a missing file or
-   * export is found at start rather than by every record failing with Runtime.ImportModuleError.
-   * @throws HandlerMissingError (`missingHandlers: 'fail'`).
-   */
-  private async loadHandlers(options: StackOptions): Promise<void> {
-    for (const binding of this.bindings) {
-      const handler = options.handlers?.[binding.functionName];
-      if (handler !== undefined) {
-        this.defineFunction(binding, { handler });
-        continue;
-      }
-      const fn = this.defineFunction(binding, { module: binding.handlerPath });
-      const problem = await handlerProblem(binding, fn);
-      if (problem === undefined) continue;
-      if (options.missingHandlers !== 'wait') throw problem;
-      this.waiting.set(binding.functionName, problem.reason);
-      this.logger.warn({ function: binding.functionName }, `${problem.reason}; waiting for a fix`);
-    }
-  }
-
-  /** Starts the project's functions' mappings and schedules. */
-  private startFunctions(options: StackOptions): void {
-    const { engine } = this;
-    for (const binding of this.bindings) {
-      if (this.waiting.has(binding.functionName)) this.streamBindings.hold(binding.functionName);
-      for (const stream of binding.streams) {
-        this.streamBindings.bind({
-          functionName: binding.functionName,
-          tableName: stream.table,
-          settings: stream.settings as Record<string, unknown>,
-          where: `functions.${binding.functionName}`,
-        });
-      }
-      const scheduled = binding.schedules
-        .filter((schedule) => schedule.enabled && options.startSchedules !== false)
-        .map((schedule) =>
-          scheduleFunction(engine.clock, (event) => this.invokeScheduled(binding.functionName, event), {
-            rate: schedule.rateMs,
-            name: binding.functionName,
-            accountId: engine.defaultAccountId,
-            region: engine.defaultRegion,
-            onError: (error) =>
-              this.logger.error({ err: error, function: binding.functionName }, 'scheduled run failed'),
-          }),
-        );
-      if (scheduled.length > 0) this.schedules.set(binding.functionName, scheduled);
-      for (const schedule of scheduled) this.closers.push(() => schedule.stop());
-    }
-  }
-
-  /**
    * Replaces a function's code (as UpdateFunctionCode does) with a module file, e.g. a fresh
    * build under `--watch`, once its handler loads; a function that was waiting for a handler
    * starts. Its mappings keep their checkpoints: the next batch runs the new code.
    * @throws HandlerMissingError when the new module has no such handler: the running code stays.
    */
-  async reloadFunction(functionName: string, modulePath: string): Promise<void> {
-    const binding = this.bindings.find((candidate) => candidate.functionName === functionName);
-    if (binding === undefined) throw new Error(`No function named ${functionName} in the config`);
-    const fn = this.functions.create(this.definitionOf(binding, { module: modulePath }));
-    const problem = await handlerProblem(binding, fn, modulePath);
-    if (problem !== undefined) {
-      void fn.close();
-      throw problem;
-    }
-    this.functions.install(fn);
-    this.waiting.delete(functionName);
-    this.streamBindings.release(functionName);
+  reloadFunction(functionName: string, modulePath: string): Promise<void> {
+    return this.project.reload(functionName, modulePath);
   }
 
-  private defineFunction(
-    binding: FunctionBinding,
-    code: { readonly handler: (event: never, context: never) => unknown } | { readonly module: string },
-  ): LocalFunction {
-    return this.functions.define(this.definitionOf(binding, code));
+  /** The bindings the stack runs (the same `eddy synth` deploys). */
+  get bindings(): readonly FunctionBinding[] {
+    return this.project.bindings;
   }
 
-  private definitionOf(
-    binding: FunctionBinding,
-    code: { readonly handler: (event: never, context: never) => unknown } | { readonly module: string },
-  ): FunctionDefinition {
-    return {
-      name: binding.functionName,
-      ...('handler' in code
-        ? { handler: code.handler }
-        : { module: code.module, exportName: binding.exportName }),
-      timeout: binding.timeout,
-      memorySize: binding.memorySize,
-      environment: binding.environment,
-      isolation: 'handler' in code ? 'in-process' : binding.isolation,
-    };
+  /**
+   * Functions whose handler does not load yet (`missingHandlers: 'wait'`), with the reason; their
+   * mappings are held until `reloadFunction` brings one that loads.
+   */
+  get waiting(): ReadonlyMap<string, string> {
+    return this.project.waiting;
   }
 
-  /** Runs a scheduled function the way its own invocations run (context, timeout, log). */
-  private async invokeScheduled(functionName: string, event: unknown): Promise<void> {
-    const result = await this.functions.get(functionName)!.invoke(event);
-    if (result.status === 'error') {
-      throw new Error(`${functionName} failed: ${result.error?.errorType}: ${result.error?.errorMessage}`);
-    }
+  /** The project's schedules, by function name. */
+  get schedules(): ReadonlyMap<string, readonly Schedule[]> {
+    return this.project.schedules;
   }
 
   /** TTL archival: the archiver bound with the TTL filter to each archived table's stream. */
@@ -421,11 +345,7 @@ export class LocalStack {
       environment.set('AWS_SECRET_ACCESS_KEY', accessKey?.secretAccessKey ?? 'eddy');
     }
     // Worker threads copied the environment when they were defined: define them again.
-    for (const binding of this.bindings) {
-      const current = this.functions.get(binding.functionName)?.definition;
-      if (current?.isolation === 'worker' && current.module !== undefined)
-        this.defineFunction(binding, { module: current.module });
-    }
+    this.project.redefineWorkers();
   }
 
   /** The HTTP server, once `listen` has been called. */
