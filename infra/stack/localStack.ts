@@ -262,7 +262,10 @@ export class LocalStack {
   private startArchive(baseDirectory: string): void {
     const archive = this.config.archive;
     if (archive === undefined) return;
-    const sink = archiveSinkOf(archive.sink as never, baseDirectory);
+    const sink = archiveSinkOf(archive.sink as never, {
+      cwd: baseDirectory,
+      placeholderCredentials: () => this.environment.has('AWS_ACCESS_KEY_ID'),
+    });
     for (const tableName of archive.tables) {
       const table = this.engine.region().tables.get(tableName);
       const viewType = table?.stream?.enabled ? table.stream.viewType : undefined;
