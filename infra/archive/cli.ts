@@ -48,7 +48,8 @@ Examples:
   eddy archive ls --table Sessions
   eddy archive cat --all --table Sessions > sessions.jsonl
   eddy archive cat Sessions/year=2026/month=01/day=02/stream-2026-01-01T00_00_00.000-100000000000000000001-100000000000000000042.json.gz
-  eddy archive restore --table Sessions --endpoint http://127.0.0.1:8000 --drop-attribute expiresAt
+  eddy archive restore --table Sessions --drop-attribute expiresAt    # into the eddy on :8000
+  eddy archive restore --table Sessions --aws --region eu-west-1     # into the table on AWS
   eddy archive ls --s3-bucket archive --s3-endpoint http://127.0.0.1:4568`;
 
 function withSource(command: Command): Command {
@@ -182,10 +183,16 @@ export function addArchiveCommand(program: Command, io: ArchiveCliIo): Command {
     .argument('[objects...]', 'only these object keys (default: every object of the table)')
     .requiredOption('-t, --table <name>', 'table to write into')
     .option('--from-table <name>', 'archived table to read (default: --table)')
-    .option('--endpoint <url>', 'DynamoDB endpoint, e.g. http://127.0.0.1:8000 for a running eddy')
-    .option('-r, --region <name>', 'DynamoDB region (default AWS_REGION or us-east-1)')
+    .option(
+      '--endpoint <url>',
+      "DynamoDB endpoint (default: the config's eddy server, else http://127.0.0.1:8000)",
+    )
+    .option('--aws', 'write to AWS itself: the SDK endpoints and credential chain')
+    .option('-r, --region <name>', "DynamoDB region (default: the config's, else AWS_REGION, else us-east-1)")
     .option('--access-key-id <id>', 'DynamoDB access key (with --secret-access-key)')
     .option('--secret-access-key <secret>', 'DynamoDB secret key')
+    .option('-c, --config <file>', 'config file for the eddy server address (default: eddy.config.* here)')
+    .option('--no-config', 'ignore eddy.config.* in the working directory')
     .addOption(
       new Option(
         '--drop-attribute <name...>',
@@ -200,9 +207,11 @@ export function addArchiveCommand(program: Command, io: ArchiveCliIo): Command {
 interface RestoreCliOptions extends SourceOptions {
   fromTable?: string;
   endpoint?: string;
+  aws?: boolean;
   region?: string;
   accessKeyId?: string;
   secretAccessKey?: string;
+  config?: string | false;
   dropAttribute?: string[];
 }
 
@@ -215,18 +224,19 @@ async function restore(io: ArchiveCliIo, keys: string[], options: RestoreCliOpti
   const target = options.table!;
   const store = await storeOf({ ...options, table: options.fromTable ?? target }, io);
   const { objects } = await selected(store, { ...options, table: options.fromTable ?? target }, keys, false);
-  // A local endpoint without configured credentials: eddy accepts any unless it verifies SigV4.
-  const useDummy =
-    options.endpoint !== undefined && !process.env.AWS_ACCESS_KEY_ID && !process.env.AWS_PROFILE;
-  const client = new DynamoDBClient({
-    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.accessKeyId
-      ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey! } }
-      : useDummy
-        ? { credentials: { accessKeyId: 'eddy', secretAccessKey: 'eddy' } }
-        : {}),
-  });
+  // Where to write: a running eddy unless --aws says AWS itself, as `eddy record` and `eddy event`.
+  const { EndpointError, optionalConfig } = await import('../cli/commands/serviceOptions.js');
+  const { clientConfig, serviceTarget, ServiceTargetError } = await import('../replay/serviceTarget.js');
+  const { config } = await optionalConfig(options.config, io.cwd);
+  let endpoint: string | undefined;
+  let client: InstanceType<typeof DynamoDBClient>;
+  try {
+    const where = serviceTarget(options, config);
+    endpoint = where.endpoint;
+    client = new DynamoDBClient(clientConfig(where));
+  } catch (error) {
+    throw error instanceof ServiceTargetError ? new UsageError(error.message) : error;
+  }
   const progress = createProgress({ label: 'restoring', total: 0, unit: 'items', enabled: options.progress });
   async function* items(): AsyncGenerator<Image> {
     for (const object of objects) {
@@ -239,6 +249,8 @@ async function restore(io: ArchiveCliIo, keys: string[], options: RestoreCliOpti
     const result = await restoreItems(client, target, items(), {
       ...(options.dropAttribute ? { dropAttributes: options.dropAttribute } : {}),
       onWritten: (count) => progress.increment(count),
+    }).catch((error: unknown) => {
+      throw new EndpointError(error, endpoint);
     });
     io.print(
       `restored ${result.written} items from ${objects.length} objects into ${target} ` +

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../../functions/archiver/handler.js';
 import { fileSink, s3Sink } from '../../infra/archive/archiveSink.js';
@@ -111,6 +113,48 @@ describe('eddy archive restore', () => {
     } finally {
       await close();
     }
+  });
+
+  it('writes into the running eddy the config names when no --endpoint is given, never AWS unless --aws', async () => {
+    const { engine, url, close } = await serveSessionsTable();
+    const config = join(tempDir('restore-config'), 'eddy.config.json');
+    writeFileSync(config, JSON.stringify({ server: { port: Number(new URL(url).port) } }));
+    try {
+      const { out, code, err } = await eddy(
+        'archive',
+        'restore',
+        '--table',
+        'Sessions',
+        '--dir',
+        '.',
+        '--config',
+        config,
+      );
+      expect({ code, err }).toEqual({ code: 0, err: [] });
+      expect(out).toEqual(['restored 5 items from 2 objects into Sessions (1 requests, 0 retried)']);
+      expect(engine.execute('Scan', { TableName: 'Sessions' }).Items).toHaveLength(5);
+      expect(await eddy('archive', 'restore', '-t', 'Sessions', '--aws', '--endpoint', url)).toMatchObject({
+        code: 2,
+        err: ['eddy archive: --aws and --endpoint exclude each other'],
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  it('says when no eddy answers at the default endpoint', async () => {
+    const config = join(tempDir('restore-config'), 'eddy.config.json');
+    // A port nothing listens on (the server is closed again at once).
+    const { url, close } = await serveSessionsTable();
+    await close();
+    writeFileSync(config, JSON.stringify({ server: { port: Number(new URL(url).port) } }));
+    const result = await eddy('archive', 'restore', '-t', 'Sessions', '--dir', '.', '--config', config);
+    expect(result.code).toBe(1);
+    expect(result.err[0]).toMatch(
+      new RegExp(
+        `^eddy archive: nothing answers at ${url.replace(/[.]/g, '\\.')} \\(start it with \`eddy serve\`, or pass --endpoint\\)`,
+      ),
+    );
   });
 
   it('refuses to drop a key attribute', async () => {
