@@ -15,13 +15,26 @@ const load = async () => ({
   ...(await import('./fileStore.js')),
   ...(await import('./s3Store.js')),
   ...(await import('./reader.js')),
-  ...(await import('./progress.js')),
+  ...(await import('./manifests.js')),
+  ...(await import('../cli/progress.js')),
 });
 export interface ArchiveCliIo {
   readonly print: (line: string) => void;
   readonly printError: (line: string) => void;
   readonly cwd: string;
   readonly exit: (code: number) => void;
+  /** Where progress is drawn (default: stderr; nothing is drawn unless it is a terminal). */
+  readonly progress?: NodeJS.WriteStream;
+  /** Whether what `print` writes shows on a terminal (default: whether stdout is one). */
+  readonly printsToTerminal?: boolean;
+}
+
+/**
+ * Whether a command that prints a line per object (`ls --count`, `cat`) may draw a bar: only when
+ * its lines go elsewhere (a file, a pipe), or they would break into the bar on the terminal.
+ */
+function barBesidePrinting(io: ArchiveCliIo): boolean {
+  return !(io.printsToTerminal ?? process.stdout.isTTY === true);
 }
 
 export const DEFAULT_ARCHIVE_DIR = '.eddy/archive';
@@ -127,7 +140,8 @@ export function addArchiveCommand(program: Command, io: ArchiveCliIo): Command {
           label: 'counting',
           total: objects.length,
           unit: 'objects',
-          enabled: options.progress && options.count === true,
+          enabled: options.progress && options.count === true && barBesidePrinting(io),
+          ...(io.progress === undefined ? {} : { stream: io.progress }),
         });
         let bytes = 0;
         let items = 0;
@@ -167,7 +181,8 @@ export function addArchiveCommand(program: Command, io: ArchiveCliIo): Command {
           label: 'reading',
           total: objects.length,
           unit: 'objects',
-          enabled: options.progress,
+          enabled: options.progress && barBesidePrinting(io),
+          ...(io.progress === undefined ? {} : { stream: io.progress }),
         });
         for (const object of objects) {
           for (const item of await readObjectItems(store, object.key, options.prefix))
@@ -218,7 +233,7 @@ interface RestoreCliOptions extends SourceOptions {
 async function restore(io: ArchiveCliIo, keys: string[], options: RestoreCliOptions): Promise<void> {
   if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined))
     throw new UsageError('--access-key-id and --secret-access-key go together');
-  const { createProgress, readObjectItems } = await load();
+  const { createProgress, manifestItemCounts, readObjectItems } = await load();
   const { restoreItems } = await import('./restore.js');
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const target = options.table!;
@@ -237,27 +252,36 @@ async function restore(io: ArchiveCliIo, keys: string[], options: RestoreCliOpti
   } catch (error) {
     throw error instanceof ServiceTargetError ? new UsageError(error.message) : error;
   }
-  const progress = createProgress({ label: 'restoring', total: 0, unit: 'items', enabled: options.progress });
+  // The bar's total from the manifests (items), else (Parquet has none) the objects to read.
+  const counts = await manifestItemCounts(store, options.prefix);
+  const known = objects.every((object) => counts.has(object.key));
+  const progress = createProgress({
+    label: 'restoring',
+    total: known ? objects.reduce((sum, object) => sum + counts.get(object.key)!, 0) : objects.length,
+    unit: known ? 'items' : 'objects',
+    enabled: options.progress,
+    ...(io.progress === undefined ? {} : { stream: io.progress }),
+  });
   async function* items(): AsyncGenerator<Image> {
     for (const object of objects) {
-      const read = await readObjectItems(store, object.key, options.prefix);
-      progress.grow(read.length);
-      yield* read;
+      yield* await readObjectItems(store, object.key, options.prefix);
+      if (!known) progress.increment();
     }
   }
+  let result: Awaited<ReturnType<typeof restoreItems>>;
   try {
-    const result = await restoreItems(client, target, items(), {
+    result = await restoreItems(client, target, items(), {
       ...(options.dropAttribute ? { dropAttributes: options.dropAttribute } : {}),
-      onWritten: (count) => progress.increment(count),
+      ...(known ? { onWritten: (count: number) => progress.increment(count) } : {}),
     }).catch((error: unknown) => {
       throw new EndpointError(error, endpoint);
     });
-    io.print(
-      `restored ${result.written} items from ${objects.length} objects into ${target} ` +
-        `(${result.requests} requests, ${result.retries} retried)`,
-    );
   } finally {
     progress.stop();
     client.destroy();
   }
+  io.print(
+    `restored ${result.written} items from ${objects.length} objects into ${target} ` +
+      `(${result.requests} requests, ${result.retries} retried)`,
+  );
 }

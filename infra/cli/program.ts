@@ -27,6 +27,10 @@ export interface CliIo {
   readonly onStarted?: (running: RunningEddy) => void;
   /** Exit with a code (main.ts: process.exit); failures to start come through here. */
   readonly exit: (code: number) => void;
+  /** Where progress is drawn (default: stderr; nothing is drawn unless it is a terminal). */
+  readonly progress?: NodeJS.WriteStream;
+  /** Whether what `print` writes shows on a terminal (default: whether stdout is one). */
+  readonly printsToTerminal?: boolean;
 }
 
 const CONFIG_HELP = `

@@ -4,6 +4,7 @@ import { parseDuration } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
 import { BindingError } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
+import { describeBackfill } from '../functions/gsiMaintainer.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
@@ -91,6 +92,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       functionLogs: (functionName, line) => io.print(`${functionName} | ${line}`),
       // A handler that does not load stops the start; under --watch, its function waits for a fix.
       missingHandlers: options.watch === true ? 'wait' : 'fail',
+      // A GSI added to a table with items is built in the background: say how far it is.
+      onBackfill: (progress) => io.print(`gsi-maintainer | ${describeBackfill(progress)}`),
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
     });
   } catch (error) {

@@ -8,7 +8,12 @@ import { archiverBinding, archiveSinkOf } from '../archive/index.js';
 import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
-import { type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
+import {
+  type BackfillProgress,
+  describeBackfill,
+  type GsiMaintainer,
+  startGsiMaintainer,
+} from '../functions/gsiMaintainer.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
 import { createLocalClient } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
@@ -56,6 +61,11 @@ export interface StackOptions {
    * `reloadFunction` brings a handler that loads. `waiting` lists them.
    */
   readonly missingHandlers?: 'fail' | 'wait';
+  /**
+   * How the backfill of a GSI added to an existing table goes (`eddy serve` prints it). Default:
+   * info lines in the log.
+   */
+  readonly onBackfill?: (progress: BackfillProgress) => void;
   /**
    * Where the project's functions' log lines go as they are written, in Lambda's format (START,
    * the handler's console lines, END, REPORT). Default: kept per invocation only.
@@ -175,6 +185,7 @@ export class LocalStack {
       changeLog: streams.changeLog,
       manager: mappings,
       ...(propagationDelay === undefined ? {} : { propagationDelay }),
+      onBackfill: options.onBackfill ?? ((progress) => logger.info(progress, describeBackfill(progress))),
     });
     const stack = new LocalStack(
       config,
