@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Image } from '../../functions/shared/ports.js';
@@ -92,7 +93,10 @@ async function storeOf(options: SourceOptions, io: ArchiveCliIo): Promise<Object
         : {}),
     });
   }
-  return new FileStore(resolve(io.cwd, options.dir ?? DEFAULT_ARCHIVE_DIR));
+  const directory = resolve(io.cwd, options.dir ?? DEFAULT_ARCHIVE_DIR);
+  // A mistyped --dir is not an empty archive.
+  if (!existsSync(directory)) throw new Error(`no archive directory ${directory}`);
+  return new FileStore(directory);
 }
 
 class UsageError extends Error {}
@@ -237,21 +241,20 @@ async function restore(io: ArchiveCliIo, keys: string[], options: RestoreCliOpti
   const { restoreItems } = await import('./restore.js');
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const target = options.table!;
-  const store = await storeOf({ ...options, table: options.fromTable ?? target }, io);
-  const { objects } = await selected(store, { ...options, table: options.fromTable ?? target }, keys, false);
   // Where to write: a running eddy unless --aws says AWS itself, as `eddy record` and `eddy event`.
   const { EndpointError, optionalConfig } = await import('../cli/commands/serviceOptions.js');
   const { clientConfig, serviceTarget, ServiceTargetError } = await import('../replay/serviceTarget.js');
   const { config } = await optionalConfig(options.config, io.cwd);
-  let endpoint: string | undefined;
-  let client: InstanceType<typeof DynamoDBClient>;
+  let where: ReturnType<typeof serviceTarget>;
   try {
-    const where = serviceTarget(options, config);
-    endpoint = where.endpoint;
-    client = new DynamoDBClient(clientConfig(where));
+    where = serviceTarget(options, config);
   } catch (error) {
     throw error instanceof ServiceTargetError ? new UsageError(error.message) : error;
   }
+  const endpoint = where.endpoint;
+  const store = await storeOf({ ...options, table: options.fromTable ?? target }, io);
+  const { objects } = await selected(store, { ...options, table: options.fromTable ?? target }, keys, false);
+  const client = new DynamoDBClient(clientConfig(where));
   // The bar's total from the manifests (items), else (Parquet has none) the objects to read.
   const counts = await manifestItemCounts(store, options.prefix);
   const known = objects.every((object) => counts.has(object.key));

@@ -78,6 +78,14 @@ describe('eddy archive ls', () => {
     expect(out[2]).toMatch(/^2 objects, \d+ bytes, 5 items in file:\/\//);
   });
 
+  it('says there is no archive where the directory does not exist', async () => {
+    expect(await eddy('archive', 'ls', '--dir', 'nowhere')).toEqual({
+      out: [],
+      err: [`eddy archive: no archive directory ${join(directory, 'nowhere')}`],
+      code: 1,
+    });
+  });
+
   it('filters by table', async () => {
     const { out } = await eddy('archive', 'ls', '--dir', '.', '--table', 'Other');
     expect(out).toEqual([expect.stringMatching(/^0 objects, 0 bytes in /)]);
@@ -188,6 +196,8 @@ describe('eddy archive restore', () => {
         'Sessions',
         '--endpoint',
         url,
+        '--dir',
+        '.',
         '--drop-attribute',
         'pk',
       );
