@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createProgram } from '../../infra/cli/program.js';
+import { runProgram } from '../helpers/command.js';
 import { listening, startEddy, stopLeftovers } from '../helpers/eddyProcess.js';
 import { send } from './rawHttp.js';
 
@@ -104,5 +106,25 @@ describe('eddy serve (CLI)', () => {
     ]) {
       expect(run.stdout).toContain(text);
     }
+    // One usage line: the program's (serve's options follow under a heading of their own).
+    expect(run.stdout.match(/^Usage: /gm)).toEqual(['Usage: ']);
+  });
+});
+
+describe('eddy with a mistyped command (in process)', () => {
+  it('suggests the nearest command and exits 1 instead of taking it for an argument of serve', async () => {
+    expect(await runProgram(createProgram, ['serv'], directory)).toEqual({
+      out: [],
+      err: ["error: unknown command 'serv'\n(Did you mean serve?)\n(see eddy --help)"],
+      code: 1,
+    });
+    expect(await runProgram(createProgram, ['recrod', '--table', 'Orders'], directory)).toMatchObject({
+      err: ["error: unknown command 'recrod'\n(Did you mean record?)\n(see eddy --help)"],
+      code: 1,
+    });
+    expect(await runProgram(createProgram, ['xyzzy'], directory)).toMatchObject({
+      err: ["error: unknown command 'xyzzy'\n(see eddy --help)"],
+      code: 1,
+    });
   });
 });
