@@ -1,8 +1,9 @@
 import type { Engine, TableChange } from '../../core/engine.js';
 import type { MappingManager } from '../../streams/mapping/index.js';
+import type { CreateEventSourceMappingInput } from '../../streams/mapping/settings.js';
 import { BindingError } from '../bindings.js';
 import type { Logger } from '../host/logger.js';
-import { bindingUuid, type MappingCheckpoints } from './mappingCheckpoints.js';
+import { bindingUuid } from './mappingCheckpoints.js';
 
 /**
  * The event source mappings of the stack's stream bindings (the config's functions and the
@@ -34,9 +35,13 @@ interface Bound extends StreamBindingInput {
 export interface StreamBindingsOptions {
   readonly engine: Engine;
   readonly mappings: MappingManager;
-  readonly checkpoints: MappingCheckpoints;
-  /** Whether positions are saved (a data directory): a new mapping then saves where it starts. */
-  readonly durable: boolean;
+  /**
+   * Creates a mapping with its UUID (the stack's: with a data directory, it resumes from a saved
+   * checkpoint of the same stream, or saves where it starts).
+   */
+  readonly createMapping: (input: CreateEventSourceMappingInput, uuid: string) => unknown;
+  /** Whether the Lambda API enabled or disabled a config mapping (kept across restarts), if it did. */
+  readonly enabledByApi?: (uuid: string) => boolean | undefined;
   readonly logger: Logger;
 }
 
@@ -67,7 +72,7 @@ export class StreamBindings {
       eventSourceArn: table.stream.arn,
     };
     try {
-      this.createMapping(binding, true);
+      this.createMapping(binding);
     } catch (error) {
       // Settings Lambda would refuse (BatchSize 0, an unknown FunctionResponseType...): Lambda's message.
       throw new BindingError(
@@ -88,7 +93,12 @@ export class StreamBindings {
   release(functionName: string): void {
     if (!this.held.delete(functionName)) return;
     for (const binding of this.of(functionName))
-      if (binding.settings.Enabled !== false) this.options.mappings.enable(binding.uuid);
+      if (this.enabledSetting(binding)) this.options.mappings.enable(binding.uuid);
+  }
+
+  /** Enabled as the Lambda API last set it, else as the config says (default true). */
+  private enabledSetting(binding: Bound): boolean {
+    return this.options.enabledByApi?.(binding.uuid) ?? binding.settings.Enabled !== false;
   }
 
   isHeld(functionName: string): boolean {
@@ -103,23 +113,17 @@ export class StreamBindings {
     return this.bound.filter((binding) => binding.functionName === functionName);
   }
 
-  private createMapping(binding: Bound, restore: boolean): void {
-    const { mappings, checkpoints } = this.options;
-    const checkpoint = restore ? checkpoints.restore(binding.uuid, binding.eventSourceArn) : undefined;
-    mappings.create(
+  private createMapping(binding: Bound): void {
+    this.options.createMapping(
       {
         ...binding.settings,
         StartingPosition: (binding.settings.StartingPosition as string | undefined) ?? 'TRIM_HORIZON',
         EventSourceArn: binding.eventSourceArn,
         FunctionName: binding.functionName,
-        ...(this.held.has(binding.functionName) ? { Enabled: false } : {}),
-      } as never,
-      checkpoint === undefined ? { uuid: binding.uuid } : { checkpoint },
+        Enabled: !this.held.has(binding.functionName) && this.enabledSetting(binding),
+      } as CreateEventSourceMappingInput,
+      binding.uuid,
     );
-    if (checkpoint === undefined && this.options.durable) {
-      const start = mappings.checkpoints().find((candidate) => candidate.uuid === binding.uuid);
-      if (start !== undefined) checkpoints.begin(start);
-    }
   }
 
   /** A bound table has a new enabled stream: its bindings move to it. */
@@ -138,7 +142,7 @@ export class StreamBindings {
       }
       binding.eventSourceArn = stream.arn;
       try {
-        this.createMapping(binding, false);
+        this.createMapping(binding);
       } catch (error) {
         this.options.logger.error(
           { err: error, function: binding.functionName, table: binding.tableName },
