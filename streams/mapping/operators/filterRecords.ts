@@ -1,4 +1,4 @@
-import { filter, map, type OperatorFunction, pipe } from 'rxjs';
+import { filter, map, type OperatorFunction, pipe } from '../../rxjs.js';
 
 /**
  * Keeps the records of each chunk that the mapping's filter matches (spec §3). The others are
