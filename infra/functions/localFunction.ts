@@ -152,6 +152,13 @@ export class LocalFunction implements MappedFunction {
     this.injectedDuplicates = count;
   }
 
+  /** Forgets the logged invocations and the injected faults; the loaded handler stays. */
+  reset(): void {
+    this.log.clear();
+    this.injectedFailures = 0;
+    this.injectedDuplicates = 0;
+  }
+
   async invoke(event: unknown): Promise<InvocationResult> {
     if (this.injectedDuplicates > 0) {
       this.injectedDuplicates--;

@@ -66,8 +66,19 @@ export interface DataDirOptions {
   readonly snapshotInterval?: number | string;
 }
 
+/** What the stack was started with that `reset` needs again. */
+interface Wiring {
+  readonly accountId: string;
+  readonly region: string;
+  readonly baseDirectory: string;
+  readonly startSchedules: boolean;
+}
+
 export class LocalStack {
   private readonly closers: (() => Promise<void> | void)[] = [];
+  /** Stops the ttl-expirer and the schedules (`reset` starts them again). */
+  private stoppers: (() => void)[] = [];
+  private gsiMaintainer: GsiMaintainer | undefined;
 
   private constructor(
     readonly config: EddyConfig,
@@ -76,12 +87,17 @@ export class LocalStack {
     readonly functions: LocalFunctions,
     readonly destinations: LocalDestinations,
     readonly mappings: MappingManager,
-    readonly gsi: GsiMaintainer,
     readonly logger: Logger,
     /** The data directory, when started with `dataDir`. */
     readonly persistence: Persistence | undefined,
     private readonly checkpoints: MappingCheckpoints,
+    private readonly wiring: Wiring,
   ) {}
+
+  /** The gsi-maintainer: global indexes follow their tables through it. */
+  get gsi(): GsiMaintainer {
+    return this.gsiMaintainer!;
+  }
 
   /** The ttl-expirer schedule. */
   ttl: TtlExpirer | undefined;
@@ -149,13 +165,6 @@ export class LocalStack {
       region,
       onError: (error, context) => logger.error({ err: error, context }, 'event source mapping error'),
     });
-    const propagationDelay = config.globalIndexes?.propagationDelay;
-    const gsi = startGsiMaintainer({
-      engine,
-      changeLog: streams.changeLog,
-      manager: mappings,
-      ...(propagationDelay === undefined ? {} : { propagationDelay }),
-    });
     const stack = new LocalStack(
       config,
       engine,
@@ -163,41 +172,112 @@ export class LocalStack {
       functions,
       destinations,
       mappings,
-      gsi,
       logger,
       persistence,
       checkpoints,
+      {
+        accountId,
+        region,
+        baseDirectory,
+        startSchedules: options.startSchedules !== false,
+      },
     );
     // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
     stack.closers.push(
       () => persistence?.close(),
       () => functions.close(),
-      () => gsi.close(),
+      () => stack.gsiMaintainer?.close(),
       () => checkpoints.flush(),
       () => mappings.close(),
+      () => stack.stopTimers(),
     );
     try {
+      stack.startGsiMaintainer();
       const held = engine.region(accountId, region).tables;
       const declared = (config.tables ?? []).filter((table) => !held.has(table.TableName ?? ''));
       provisionTables(engine, declared, { accountId, region }, { logger });
       stack.bindings = bindingsOf(config, baseDirectory);
-      stack.startFunctions(options);
+      stack.defineFunctions(options);
+      stack.bindFunctions();
       stack.startArchive(baseDirectory);
     } catch (error) {
       await stack.close();
       throw error;
     }
-    const startSchedules = options.startSchedules !== false;
-    const ttl = config.ttl ?? {};
-    stack.ttl = startTtlExpirer(engine, {
+    stack.startTimers();
+    return stack;
+  }
+
+  /**
+   * Takes the stack back to where `start` left it, for the next test: every table declared again
+   * and empty (tables created since are gone), streams and on-failure destinations empty,
+   * mappings at their starting positions, global indexes following again (not paused),
+   * invocation logs and injected faults forgotten, the ttl-expirer and schedules started again.
+   * Functions keep their definitions and their loaded code, and a server keeps its port. The
+   * clock is the caller's: the test kit rewinds its virtual clock first. In-memory stacks only.
+   */
+  reset(): void {
+    if (this.persistence !== undefined) throw new Error('reset() is for stacks without a data directory');
+    const { accountId, region, baseDirectory } = this.wiring;
+    this.stopTimers();
+    this.gsiMaintainer?.close();
+    this.mappings.clear();
+    this.engine.reset();
+    this.streams.changeLog.reset();
+    this.functions.reset();
+    this.destinations.clear();
+    this.startGsiMaintainer();
+    provisionTables(this.engine, this.config.tables ?? [], { accountId, region }, { logger: this.logger });
+    this.bindFunctions();
+    this.startArchive(baseDirectory);
+    this.startTimers();
+  }
+
+  /** The gsi-maintainer, reading every table's change feed (tables held so far, and new ones). */
+  private startGsiMaintainer(): void {
+    const propagationDelay = this.config.globalIndexes?.propagationDelay;
+    this.gsiMaintainer = startGsiMaintainer({
+      engine: this.engine,
+      changeLog: this.streams.changeLog,
+      manager: this.mappings,
+      ...(propagationDelay === undefined ? {} : { propagationDelay }),
+    });
+  }
+
+  /** The ttl-expirer and the project's schedules, on the stack's clock. */
+  private startTimers(): void {
+    const { startSchedules } = this.wiring;
+    const ttl = this.config.ttl ?? {};
+    this.ttl = startTtlExpirer(this.engine, {
       start: startSchedules,
       ...(ttl.rate === undefined ? {} : { rate: ttl.rate }),
       ...(ttl.maxDeletionDelay === undefined ? {} : { maxDeletionDelay: ttl.maxDeletionDelay }),
       ...(ttl.batchSize === undefined ? {} : { batchSize: ttl.batchSize }),
-      onError: (error) => logger.error({ err: error }, 'ttl-expirer run failed'),
+      onError: (error) => this.logger.error({ err: error }, 'ttl-expirer run failed'),
     });
-    stack.closers.push(() => stack.ttl?.stop());
-    return stack;
+    const ttlExpirer = this.ttl;
+    this.stoppers.push(() => ttlExpirer.stop());
+    this.schedules.clear();
+    for (const binding of this.bindings) {
+      const scheduled = binding.schedules
+        .filter((schedule) => schedule.enabled && startSchedules)
+        .map((schedule) =>
+          scheduleFunction(this.engine.clock, (event) => this.invokeScheduled(binding.functionName, event), {
+            rate: schedule.rateMs,
+            name: binding.functionName,
+            accountId: this.engine.defaultAccountId,
+            region: this.engine.defaultRegion,
+            onError: (error) =>
+              this.logger.error({ err: error, function: binding.functionName }, 'scheduled run failed'),
+          }),
+        );
+      if (scheduled.length > 0) this.schedules.set(binding.functionName, scheduled);
+      for (const schedule of scheduled) this.stoppers.push(() => schedule.stop());
+    }
+  }
+
+  private stopTimers(): void {
+    for (let stop = this.stoppers.pop(); stop !== undefined; stop = this.stoppers.pop()) stop();
   }
 
   /**
@@ -225,12 +305,18 @@ export class LocalStack {
     }
   }
 
-  /** Defines the project's functions and starts their mappings and schedules. */
-  private startFunctions(options: StackOptions): void {
-    const { engine } = this;
+  /** Defines the project's functions (their code loads on first invocation). */
+  private defineFunctions(options: StackOptions): void {
     for (const binding of this.bindings) {
       const handler = options.handlers?.[binding.functionName];
       this.defineFunction(binding, handler ? { handler } : { module: binding.handlerPath });
+    }
+  }
+
+  /** Starts the project's stream bindings: one event source mapping per function and table. */
+  private bindFunctions(): void {
+    const { engine } = this;
+    for (const binding of this.bindings) {
       for (const stream of binding.streams) {
         const table = engine.region().tables.get(stream.table)!;
         if (table.stream?.enabled !== true) {
@@ -251,20 +337,6 @@ export class LocalStack {
           `functions.${binding.functionName}`,
         );
       }
-      const scheduled = binding.schedules
-        .filter((schedule) => schedule.enabled && options.startSchedules !== false)
-        .map((schedule) =>
-          scheduleFunction(engine.clock, (event) => this.invokeScheduled(binding.functionName, event), {
-            rate: schedule.rateMs,
-            name: binding.functionName,
-            accountId: engine.defaultAccountId,
-            region: engine.defaultRegion,
-            onError: (error) =>
-              this.logger.error({ err: error, function: binding.functionName }, 'scheduled run failed'),
-          }),
-        );
-      if (scheduled.length > 0) this.schedules.set(binding.functionName, scheduled);
-      for (const schedule of scheduled) this.closers.push(() => schedule.stop());
     }
   }
 
