@@ -53,11 +53,12 @@ async function buildPackage() {
   }
   await bundlePackage(ROOT);
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  // Its messages to stderr, as this script's: `npm pack --json` prints the pack's JSON on stdout.
   const declarations = spawnSync(process.execPath, [tsc, '-p', resolve(ROOT, 'tsconfig.build.json')], {
-    stdio: 'inherit',
+    stdio: ['ignore', 2, 2],
   });
   if (declarations.status !== 0) process.exit(declarations.status ?? 1);
-  console.log(`dist/ built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.error(`dist/ built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildPackage();
