@@ -213,8 +213,9 @@ export class LocalStack {
    * and empty (tables created since are gone), streams and on-failure destinations empty,
    * mappings at their starting positions, global indexes following again (not paused),
    * invocation logs and injected faults forgotten, the ttl-expirer and schedules started again.
-   * Functions keep their definitions and their loaded code, and a server keeps its port. The
-   * clock is the caller's: the test kit rewinds its virtual clock first. In-memory stacks only.
+   * Functions keep their definitions and their loaded code, and a server keeps its port; what the
+   * archiver wrote to its sink stays there (a bucket or folder outside the stack). The clock is
+   * the caller's: the test kit rewinds its virtual clock first. In-memory stacks only.
    */
   reset(): void {
     if (this.persistence !== undefined) throw new Error('reset() is for stacks without a data directory');
