@@ -93,9 +93,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
 }
 
+export { FileStore } from './archive/fileStore.js';
 // Reading back what the archiver wrote (what `eddy archive ls/cat` do), e.g. in a test.
 export { type ArchiveEntry, type ArchiveListing, listArchive, readArchive } from './archive/reader.js';
-export { FileStore } from './archive/fileStore.js';
 export type { EddyConfig } from './config.js';
 export { defineConfig } from './config.js';
 export { LocalStack, type StackOptions } from './stack/localStack.js';

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { InternalServerError } from '../../core/errors/index.js';
 import { ListenError, PortInUseError } from './errors.js';
 import { type PipelineOptions, payloadTooLarge, RequestPipeline } from './pipeline.js';
+import type { RestService } from './restService.js';
 import type { ProtocolService } from './services.js';
 import {
   type HeaderRecord,
@@ -98,6 +99,11 @@ export class EddyServer {
     this.pipeline.registerService(service);
   }
 
+  /** Adds a REST API chosen by method and path (see `RestService`). */
+  registerRestService(service: RestService): void {
+    this.pipeline.registerRestService(service);
+  }
+
   /** The bound address once `listen()` resolved. */
   get address(): BoundAddress | undefined {
     return this.bound;
@@ -160,7 +166,7 @@ export class EddyServer {
   }
 
   private onRequest(request: IncomingMessage, response: ServerResponse): void {
-    // Spec §1.1.4: refuse by the declared length first, so an oversized body is never buffered.
+    // docs/dynamodb.md §1.1.4: refuse by the declared length first, so an oversized body is never buffered.
     if (this.declaredTooLarge(request)) {
       this.rejectTooLarge(request, response);
       return;

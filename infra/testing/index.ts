@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { VirtualClock } from '../../core/clock.js';
 import type { InvocationRecord } from '../../streams/mapping/index.js';
@@ -7,6 +8,7 @@ import type { EddyConfig } from '../config.js';
 import type { InvocationLogEntry } from '../functions/invocationLog.js';
 import { loadLocalClientModules } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
+import { createLocalLambdaClient } from '../lambda-api/localClient.js';
 import { LocalStack, type StackOptions } from '../stack/localStack.js';
 
 // The SDK (`@aws-sdk/lib-dynamodb` and the client under it) loads with the test kit, not in the
@@ -29,6 +31,7 @@ loadLocalClientModules();
  * await stack.settled();                       // indexes caught up, mappings drained
  * expect(stack.invocations('onVote')).toHaveLength(1);
  * await stack.advance('48h');                  // TTL runs, retries back off, windows close
+ * await stack.lambda.send(new ListEventSourceMappingsCommand({}));  // the Lambda API, in process
  * await stack.close();
  * ```
  */
@@ -48,6 +51,7 @@ export class TestStack {
   readonly client: DynamoDBClient;
   /** The same, with native JavaScript values (`@aws-sdk/lib-dynamodb`). */
   readonly documentClient: DynamoDBDocumentClient;
+  private lambdaClient: LambdaClient | undefined;
   /** The loopback URL, when started with `endpoint: true`. */
   endpoint: string | undefined;
 
@@ -59,6 +63,16 @@ export class TestStack {
   ) {
     this.client = stack.client();
     this.documentClient = DocumentClient.from(this.client);
+  }
+
+  /**
+   * A real LambdaClient answered in process by the stack's Lambda API: create functions and
+   * event source mappings, invoke, list, disable... as a test written against AWS does. Made on
+   * first use (the SDK's Lambda client loads then).
+   */
+  get lambda(): LambdaClient {
+    this.lambdaClient ??= createLocalLambdaClient(this.stack.pipeline());
+    return this.lambdaClient;
   }
 
   get engine() {
@@ -85,7 +99,7 @@ export class TestStack {
 
   /**
    * The failed batches of a function's mappings, as their on-failure destinations received them
-   * (the AWS invocation record, spec §2.5.1).
+   * (the AWS invocation record, docs/streams-and-lambda.md §2.5.1).
    */
   destination(functionName: string): InvocationRecord[] {
     const records: InvocationRecord[] = [];
