@@ -110,13 +110,25 @@ try {
   });
 
   await scenario('vitest: the votes example, against the installed package', async () => {
-    await succeeds(node, [bin('vitest', 'vitest.mjs'), 'run', '--root', 'votes']);
+    // The root config's timeout (a loaded 2-core machine takes more than vitest's default 5 s).
+    await succeeds(node, [bin('vitest', 'vitest.mjs'), 'run', '--root', 'votes', '--testTimeout', '20000']);
   });
 
   await scenario('jest (ES modules, no transform): the jest example', async () => {
-    await succeeds(node, ['--experimental-vm-modules', bin('jest', 'bin', 'jest.js'), '--rootDir', 'jest'], {
-      env: { NODE_OPTIONS: '' },
-    });
+    await succeeds(
+      node,
+      [
+        '--experimental-vm-modules',
+        bin('jest', 'bin', 'jest.js'),
+        '--rootDir',
+        'jest',
+        '--testTimeout',
+        '20000',
+      ],
+      {
+        env: { NODE_OPTIONS: '' },
+      },
+    );
   });
 
   await scenario('npx eddy --version, and npx eddy serve answering a DynamoDBClient', async () => {
