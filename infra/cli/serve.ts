@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseDuration } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
@@ -8,9 +7,9 @@ import { describeBackfill } from '../functions/gsiMaintainer.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
+import { eddyVersion } from '../package/packageInfo.js';
 import type { Durability, Persistence } from '../persistence/index.js';
 import { type DataDirOptions, LocalStack } from '../stack/localStack.js';
-import { watchFunctions } from '../stack/watchFunctions.js';
 import { createDemoTable } from './demoTable.js';
 import { ConfigError, findConfigFile, loadConfig } from './loadConfig.js';
 
@@ -111,7 +110,11 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
 
   const watcher =
     options.watch === true
-      ? watchFunctions(stack, { outDirectory: join(baseDirectory, '.eddy', 'watch'), print: io.print })
+      ? // esbuild is loaded only to watch (bench/startup.ts: it is not on `eddy serve`'s path).
+        (await import('../stack/watchFunctions.js')).watchFunctions(stack, {
+          outDirectory: join(baseDirectory, '.eddy', 'watch'),
+          print: io.print,
+        })
       : undefined;
   await watcher?.ready;
   const address = await stack
@@ -122,7 +125,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       accountId,
       accessKeys,
       logRequests: options.verbose ?? false,
-      version: packageVersion(),
+      version: eddyVersion(),
       ...((options.maxBodySize ?? settings.maxBodySize)
         ? { maxBodyBytes: options.maxBodySize ?? settings.maxBodySize }
         : {}),
@@ -229,18 +232,4 @@ function describeDemo(table: TableConfig): string {
     parts.push(`${table.StreamSpecification.StreamViewType} stream`);
   }
   return `${parts.join(', ')})`;
-}
-
-let cachedVersion: string | undefined;
-function packageVersion(): string | undefined {
-  if (cachedVersion !== undefined) return cachedVersion;
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    cachedVersion = pkg.version;
-  } catch {
-    cachedVersion = undefined;
-  }
-  return cachedVersion;
 }

@@ -3,13 +3,14 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Clock, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
-import { type ChangeLog, StreamsService } from '../../streams/index.js';
+import type { ChangeLog } from '../../streams/changeLog.js';
 import {
   type CreateEventSourceMappingInput,
   type EventSourceMappingConfiguration,
   MappingManager,
 } from '../../streams/mapping/index.js';
-import { archiverBinding, archiveSinkOf } from '../archive/index.js';
+import { StreamsService } from '../../streams/streamsApi/streamsService.js';
+import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
 import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
@@ -94,8 +95,19 @@ export interface DataDirOptions {
   readonly snapshotInterval?: number | string;
 }
 
+/** What the stack was started with that `reset` needs again. */
+interface Wiring {
+  readonly accountId: string;
+  readonly region: string;
+  readonly baseDirectory: string;
+  readonly options: StackOptions;
+}
+
 export class LocalStack {
   private readonly closers: (() => Promise<void> | void)[] = [];
+  /** Stops the ttl-expirer and the schedules (`reset` starts them again). */
+  private stoppers: (() => void)[] = [];
+  private gsiMaintainer: GsiMaintainer | undefined;
 
   private constructor(
     readonly config: EddyConfig,
@@ -104,12 +116,12 @@ export class LocalStack {
     readonly functions: LocalFunctions,
     readonly destinations: LocalDestinations,
     readonly mappings: MappingManager,
-    readonly gsi: GsiMaintainer,
     readonly logger: Logger,
     /** The data directory, when started with `dataDir`. */
     readonly persistence: Persistence | undefined,
     private readonly checkpoints: MappingCheckpoints,
     private readonly environment: EnvironmentLayer,
+    private readonly wiring: Wiring,
   ) {
     this.streamBindings = new StreamBindings({
       engine,
@@ -123,6 +135,11 @@ export class LocalStack {
 
   private readonly streamBindings: StreamBindings;
   private project!: ProjectFunctions;
+
+  /** The gsi-maintainer: global indexes follow their tables through it. */
+  get gsi(): GsiMaintainer {
+    return this.gsiMaintainer!;
+  }
 
   /**
    * The Lambda API's side of the stack (its functions, asynchronous invocations, what a data
@@ -195,14 +212,6 @@ export class LocalStack {
       region,
       onError: (error, context) => logger.error({ err: error, context }, 'event source mapping error'),
     });
-    const propagationDelay = config.globalIndexes?.propagationDelay;
-    const gsi = startGsiMaintainer({
-      engine,
-      changeLog: streams.changeLog,
-      manager: mappings,
-      ...(propagationDelay === undefined ? {} : { propagationDelay }),
-      onBackfill: options.onBackfill ?? ((progress) => logger.info(progress, describeBackfill(progress))),
-    });
     const stack = new LocalStack(
       config,
       engine,
@@ -210,22 +219,24 @@ export class LocalStack {
       functions,
       destinations,
       mappings,
-      gsi,
       logger,
       persistence,
       checkpoints,
       environment,
+      { accountId, region, baseDirectory, options },
     );
     // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
     stack.closers.push(
       () => persistence?.close(),
       () => functions.close(),
-      () => gsi.close(),
+      () => stack.gsiMaintainer?.close(),
       () => checkpoints.flush(),
       () => mappings.close(),
       () => stack.streamBindings.close(),
+      () => stack.stopTimers(),
     );
     try {
+      stack.startGsiMaintainer();
       stack.lambdaApi = new LambdaBackend({
         functions,
         mappings,
@@ -251,9 +262,9 @@ export class LocalStack {
         streamBindings: stack.streamBindings,
         logger,
       });
-      stack.closers.push(() => stack.project.stopSchedules());
       await stack.project.load(options);
       stack.project.start(options);
+      stack.stoppers.push(() => stack.project.stopSchedules());
       stack.startArchive(baseDirectory);
       // What the Lambda API created before a restart, once the config's functions exist.
       stack.lambdaApi.restore();
@@ -261,17 +272,70 @@ export class LocalStack {
       await stack.close();
       throw error;
     }
-    const startSchedules = options.startSchedules !== false;
-    const ttl = config.ttl ?? {};
-    stack.ttl = startTtlExpirer(engine, {
-      start: startSchedules,
+    stack.startTtlExpirer();
+    return stack;
+  }
+
+  /**
+   * Takes the stack back to where `start` left it, for the next test: every table declared again
+   * and empty (tables created since are gone), streams and on-failure destinations empty,
+   * mappings at their starting positions, global indexes following again (not paused),
+   * invocation logs and injected faults forgotten, the ttl-expirer and schedules started again,
+   * what the Lambda API created (functions, mappings) gone.
+   * Functions keep their definitions and their loaded code, and a server keeps its port; what the
+   * archiver wrote to its sink stays there (a bucket or folder outside the stack). The clock is
+   * the caller's: the test kit rewinds its virtual clock first. In-memory stacks only.
+   */
+  reset(): void {
+    if (this.persistence !== undefined) throw new Error('reset() is for stacks without a data directory');
+    const { accountId, region, baseDirectory, options } = this.wiring;
+    this.stopTimers();
+    this.gsiMaintainer?.close();
+    this.mappings.clear();
+    this.streamBindings.reset();
+    this.lambdaApi.reset();
+    this.engine.reset();
+    this.streams.changeLog.reset();
+    this.functions.reset();
+    this.destinations.clear();
+    this.startGsiMaintainer();
+    provisionTables(this.engine, this.config.tables ?? [], { accountId, region }, { logger: this.logger });
+    this.project.start(options);
+    this.stoppers.push(() => this.project.stopSchedules());
+    this.startArchive(baseDirectory);
+    this.startTtlExpirer();
+  }
+
+  /** The gsi-maintainer, reading every table's change feed (tables held so far, and new ones). */
+  private startGsiMaintainer(): void {
+    const { options } = this.wiring;
+    const propagationDelay = this.config.globalIndexes?.propagationDelay;
+    this.gsiMaintainer = startGsiMaintainer({
+      engine: this.engine,
+      changeLog: this.streams.changeLog,
+      manager: this.mappings,
+      ...(propagationDelay === undefined ? {} : { propagationDelay }),
+      onBackfill:
+        options.onBackfill ?? ((progress) => this.logger.info(progress, describeBackfill(progress))),
+    });
+  }
+
+  /** The ttl-expirer, on the stack's clock. */
+  private startTtlExpirer(): void {
+    const ttl = this.config.ttl ?? {};
+    const expirer = startTtlExpirer(this.engine, {
+      start: this.wiring.options.startSchedules !== false,
       ...(ttl.rate === undefined ? {} : { rate: ttl.rate }),
       ...(ttl.maxDeletionDelay === undefined ? {} : { maxDeletionDelay: ttl.maxDeletionDelay }),
       ...(ttl.batchSize === undefined ? {} : { batchSize: ttl.batchSize }),
-      onError: (error) => logger.error({ err: error }, 'ttl-expirer run failed'),
+      onError: (error) => this.logger.error({ err: error }, 'ttl-expirer run failed'),
     });
-    stack.closers.push(() => stack.ttl?.stop());
-    return stack;
+    this.ttl = expirer;
+    this.stoppers.push(() => expirer.stop());
+  }
+
+  private stopTimers(): void {
+    for (let stop = this.stoppers.pop(); stop !== undefined; stop = this.stoppers.pop()) stop();
   }
 
   /**

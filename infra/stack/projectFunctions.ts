@@ -92,6 +92,7 @@ export class ProjectFunctions {
 
   stopSchedules(): void {
     for (const scheduled of this.schedules.values()) for (const schedule of scheduled) schedule.stop();
+    this.schedules.clear();
   }
 
   /**

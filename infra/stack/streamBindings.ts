@@ -105,6 +105,15 @@ export class StreamBindings {
     return this.held.has(functionName);
   }
 
+  /**
+   * Forgets every binding, held or not (the test kit's `reset`, once the mappings are gone):
+   * `bind` makes them again on the tables declared anew.
+   */
+  reset(): void {
+    this.bound.length = 0;
+    this.held.clear();
+  }
+
   close(): void {
     this.detach();
   }
