@@ -64,6 +64,7 @@ export const PartiqlMessages = {
   setFunctionFirst: (name: string) => `The first argument to ${name} must equal the assignment value`,
   setFunctionSecond: (name: string) => `The second argument to ${name} must be a value with type SET`,
   unsupportedExpression: 'Unsupported expression in statement',
+  tooDeep: 'Expression nesting is too deep',
 } as const;
 
 /** `at 1:8:16`: where a token sits, as the service prints it. */

@@ -4,6 +4,9 @@ import { malformed, PartiqlMessages } from './errors.js';
 import { IS_TYPES, OPERATOR_KEYWORDS } from './keywords.js';
 import type { Token } from './lexer.js';
 
+/** How deep expressions may nest (eddy's bound, docs/partiql.md §2.1). */
+export const MAX_NESTING = 100;
+
 const COMPARE: Readonly<Record<string, CompareOperator>> = {
   '=': '=',
   '<>': '<>',
@@ -26,6 +29,7 @@ export class ExpressionParser {
   protected parameters = 0;
   /** Set after an infix operator, for the "Missing right-hand side" detail. */
   private afterInfix = false;
+  private depth = 0;
 
   constructor(protected readonly tokens: readonly Token[]) {}
 
@@ -90,13 +94,29 @@ export class ExpressionParser {
   }
 
   expression(): Expr {
-    let left = this.and();
-    while (this.isKeyword('OR')) {
-      this.next();
-      this.infix();
-      left = { type: 'or', left, right: this.and() };
+    return this.nested(() => {
+      let left = this.and();
+      while (this.isKeyword('OR')) {
+        this.next();
+        this.infix();
+        left = { type: 'or', left, right: this.and() };
+      }
+      return left;
+    });
+  }
+
+  /**
+   * Bounds the parser's recursion (parentheses, nested literals, NOT and minus chains): a statement
+   * of 8,192 characters could otherwise nest deep enough to exhaust the stack. DynamoDB's limit and
+   * text are unknown; eddy answers the envelope with this detail (docs/partiql.md §2.1).
+   */
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_NESTING) throw malformed(PartiqlMessages.tooDeep);
+    try {
+      return parse();
+    } finally {
+      this.depth--;
     }
-    return left;
   }
 
   private and(): Expr {
@@ -112,7 +132,7 @@ export class ExpressionParser {
   private not(): Expr {
     if (this.isKeyword('NOT')) {
       this.next();
-      return { type: 'not', operand: this.not() };
+      return { type: 'not', operand: this.nested(() => this.not()) };
     }
     return this.predicate();
   }
@@ -220,7 +240,7 @@ export class ExpressionParser {
       }
       this.next();
       this.infix();
-      const operand = this.unary();
+      const operand = this.nested(() => this.unary());
       const zero: Expr = { type: 'literal', value: { kind: 'number', text: '0' }, position: token.position };
       return {
         type: 'arithmetic',

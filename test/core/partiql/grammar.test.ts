@@ -194,3 +194,23 @@ describe('PartiQL grammar', () => {
     expect(failure(engine, long).message).toContain('Member must have length less than or equal to 8192');
   });
 });
+
+describe('PartiQL bounds', () => {
+  it('answers a ValidationException, not a crash, for nesting within 8,192 characters', () => {
+    const deep = `SELECT * FROM "Str" WHERE ${'('.repeat(4000)}pk = 'a'${')'.repeat(4000)}`;
+    expect(failure(engine, deep)).toEqual(invalid(`${NOT_WELL_FORMED}Expression nesting is too deep`));
+    expect(failure(engine, `SELECT * FROM "Str" WHERE ${'NOT '.repeat(2000)}pk = 'a'`)).toEqual(
+      invalid(`${NOT_WELL_FORMED}Expression nesting is too deep`),
+    );
+    expect(
+      failure(engine, `INSERT INTO "Str" VALUE {'pk': 'a', 'l': ${'['.repeat(3000)}${']'.repeat(3000)}}`),
+    ).toEqual(invalid(`${NOT_WELL_FORMED}Expression nesting is too deep`));
+  });
+
+  it('evaluates a long chain of ORs and ANDs', () => {
+    const chain = Array.from({ length: 600 }, () => `pk = 'a'`).join(' OR ');
+    expect(run(engine, `SELECT * FROM "Str" WHERE ${chain}`).Items).toEqual([{ pk: { S: 'a' } }]);
+    const conjunction = Array.from({ length: 600 }, () => `pk = 'a'`).join(' AND ');
+    expect(run(engine, `SELECT * FROM "Str" WHERE ${conjunction}`).Items).toEqual([{ pk: { S: 'a' } }]);
+  });
+});
