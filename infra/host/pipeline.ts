@@ -28,6 +28,19 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** The path of eddy's own health check, outside the AWS protocol. */
 export const HEALTH_PATH = '/_eddy/health';
 
+/**
+ * Something that keeps the host from doing its job (the data directory's log failed, say): the
+ * health check answers 503 with the reason, and calls failing with `error` are answered
+ * InternalServerError without a log line each (the problem was logged once, when it happened).
+ */
+export interface HostProblem {
+  readonly reason: string;
+  readonly error?: unknown;
+}
+
+/** Asked on every health check and failed call: the problem now, or undefined. */
+export type HealthCheck = () => HostProblem | undefined;
+
 export interface PipelineOptions {
   readonly engine: Engine;
   /** Region for requests whose credential scope names none (default: the engine's, `us-east-1`). */
@@ -44,6 +57,8 @@ export interface PipelineOptions {
   readonly logRequests?: boolean;
   /** Reported by the health endpoint. */
   readonly version?: string;
+  /** What can make the host unhealthy (see `HostProblem`). */
+  readonly healthChecks?: readonly HealthCheck[];
   /**
    * Runs after every API call (success or error), before its answer; a returned promise delays
    * the answer until it settles (a rejection answers InternalServerError). A data directory's
@@ -83,9 +98,11 @@ export class RequestPipeline {
   private readonly startedAt = Date.now();
   private readonly version: string | undefined;
   private readonly afterCall: PipelineOptions['afterCall'];
+  private readonly healthChecks: readonly HealthCheck[];
 
   constructor(options: PipelineOptions) {
     this.afterCall = options.afterCall;
+    this.healthChecks = options.healthChecks ?? [];
     this.engine = options.engine;
     this.region = options.region ?? options.engine.defaultRegion;
     this.accountId = options.accountId ?? options.engine.defaultAccountId;
@@ -296,8 +313,10 @@ export class RequestPipeline {
     if (error instanceof DynamoDbError) {
       wireError = error;
     } else {
-      // Never a crash for bad input: an eddy bug becomes the service's 500, with its stack logged.
-      this.logger.error({ err: error, target, requestId: context.requestId }, 'internal error');
+      // Never a crash for bad input: an eddy bug becomes the service's 500, with its stack logged;
+      // a known problem (a failed log) was logged once already.
+      if (!this.problems().some((problem) => problem.error === error))
+        this.logger.error({ err: error, target, requestId: context.requestId }, 'internal error');
       wireError = new InternalServerError('Internal server error');
     }
     if (this.logRequests) {
@@ -325,19 +344,35 @@ export class RequestPipeline {
       if (path === '/')
         return textResponse(`healthy: dynamodb.${this.region}.amazonaws.com `, requestId, cors);
       if (path === HEALTH_PATH) {
-        const body = Buffer.from(JSON.stringify(this.health()));
-        return jsonResponse(200, body, PLAIN_JSON, requestId, cors);
+        const health = this.health();
+        const body = Buffer.from(JSON.stringify(health));
+        return jsonResponse(health.status === 'ok' ? 200 : 503, body, PLAIN_JSON, requestId, cors);
       }
     }
     return notFound(requestId, cors);
   }
 
-  /** `GET /_eddy/health`: a JSON summary for scripts and container health checks. */
-  health(): Record<string, unknown> {
+  /** The problems the health checks report now. */
+  problems(): HostProblem[] {
+    const problems: HostProblem[] = [];
+    for (const check of this.healthChecks) {
+      const problem = check();
+      if (problem !== undefined) problems.push(problem);
+    }
+    return problems;
+  }
+
+  /**
+   * `GET /_eddy/health`: a JSON summary for scripts and container health checks; `status` is
+   * `ok` (200), or `failing` (503) with the `reason`.
+   */
+  health(): Record<string, unknown> & { status: 'ok' | 'failing' } {
     let tables = 0;
     for (const region of this.engine.allRegions()) tables += region.tables.size;
+    const problems = this.problems();
     return {
-      status: 'ok',
+      status: problems.length === 0 ? 'ok' : 'failing',
+      ...(problems.length === 0 ? {} : { reason: problems.map((problem) => problem.reason).join('; ') }),
       service: 'eddy',
       ...(this.version === undefined ? {} : { version: this.version }),
       region: this.region,

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeEvent } from '../../core/changeEvent.js';
 import { parseDuration } from '../../core/clock.js';
@@ -7,9 +7,12 @@ import type { RequestContext } from '../../core/operation.js';
 import type { CheckpointMap, CheckpointStore } from '../../core/persistence/checkpointStore.js';
 import type { Region, TransactionToken } from '../../core/store/region.js';
 import { ChangeLog } from '../../streams/changeLog.js';
+import { useIteratorSecret } from '../../streams/streamsApi/shardIterator.js';
 import { LoggedCheckpointStore } from './checkpoints.js';
 import { DataDirectory } from './dataDirectory.js';
+import { DurableMark } from './durableMark.js';
 import type { LogWriteError } from './errors.js';
+import { ITERATOR_KEY_FILE, loadIteratorKey } from './iteratorKey.js';
 import { completeTransitions } from './lifecycle.js';
 import { type RecoveryReport, recover } from './recovery.js';
 import { ReplayableClock } from './replayableClock.js';
@@ -26,6 +29,7 @@ import { type Durability, WalWriter } from './walWriter.js';
 
 export interface PersistenceLogger {
   info(object: object, message: string): void;
+  warn(object: object, message: string): void;
   error(object: object, message: string): void;
 }
 
@@ -44,11 +48,23 @@ export interface PersistenceOptions {
   readonly snapshotInterval?: number | string;
   /** Snapshot at `close()` so the next start reads no log (default true). */
   readonly snapshotOnClose?: boolean;
+  /**
+   * Start even when the log lost records it had written (`--accept-data-loss`): keep its longest
+   * whole prefix, move the rest to `<dataDir>/damaged/` (default false: refuse, naming the damage).
+   */
+  readonly acceptDataLoss?: boolean;
   readonly logger?: PersistenceLogger;
 }
 
+/** Why the data directory cannot keep changes any more, for the health check. */
+export interface PersistenceProblem {
+  readonly reason: string;
+  /** The error every waiting call is rejected with (logged once, when it happened). */
+  readonly error: LogWriteError;
+}
+
 const MIB = 1024 * 1024;
-const SILENT: PersistenceLogger = { info() {}, error() {} };
+const SILENT: PersistenceLogger = { info() {}, warn() {}, error() {} };
 
 interface PendingCommit {
   readonly commitId: number;
@@ -138,6 +154,16 @@ export class Persistence {
     return this.recovered;
   }
 
+  /**
+   * Why changes can no longer be kept (a log write or fsync failed: disk full, EFBIG, EIO), or
+   * undefined while all is well. Every call waiting on the log fails from then on, until a restart.
+   */
+  get problem(): PersistenceProblem | undefined {
+    const error = this.wal.failed;
+    if (error === undefined) return undefined;
+    return { reason: `${error.message}; every call fails until eddy restarts`, error };
+  }
+
   /** LSNs of the last record appended and of the last one fsynced. */
   get appendedLsn(): number {
     return this.wal.appendedLsn;
@@ -168,22 +194,38 @@ export class Persistence {
   }
 
   private start(clock: ReplayableClock): void {
-    this.recovered = recover({
-      directory: this.directory,
-      engine: this.engine,
-      clock,
-      changeLog: this.changeLog,
-      checkpoints: this.checkpointMap,
-    });
+    // Before recovery: the streams it restores are read with iterators signed by this key.
+    const { key, replaced } = loadIteratorKey(this.directory.path);
+    if (replaced !== undefined)
+      this.logger.warn(
+        { file: join(this.directory.path, ITERATOR_KEY_FILE), bytes: replaced.bytes },
+        'the shard iterator key was damaged and is replaced: iterators handed out before are refused',
+      );
+    useIteratorSecret(this.changeLog, key);
+    this.recovered = recover(
+      {
+        directory: this.directory,
+        engine: this.engine,
+        clock,
+        changeLog: this.changeLog,
+        checkpoints: this.checkpointMap,
+      },
+      { acceptDataLoss: this.options.acceptDataLoss === true },
+    );
+    this.reportDropped();
     const { lastLsn, tail, snapshotLsn } = this.recovered;
     this.lastSnapshotLsn = snapshotLsn;
+    // What was recovered may sit in the page cache only (a crash of eddy alone): fsynced now, so
+    // the fresh mark's claim is true from the start.
+    for (const segment of this.directory.segments()) fsyncFile(segment.path);
     this.wal = new WalWriter({
       directory: this.directory,
       durability: this.durability,
       segmentBytes: this.options.segmentBytes ?? 64 * MIB,
       nextLsn: lastLsn + 1,
       tail,
-      onError: (error: LogWriteError) => this.logger.error({ err: error }, 'write-ahead log failed'),
+      mark: new DurableMark(this.directory.markPath, lastLsn),
+      onError: (error: LogWriteError) => this.logFailure(error),
     });
     this.wal.bytesSinceCut = tail?.bytes ?? 0;
     for (const region of this.engine.allRegions()) this.hookTokens(region);
@@ -194,6 +236,30 @@ export class Persistence {
     this.timer = setInterval(() => void this.snapshotQuietly(), interval);
     this.timer.unref();
     this.logger.info({ dataDir: this.directory.path, ...this.recovered }, 'data directory recovered');
+  }
+
+  /** A dropped end of the log is said at the default level (warn): never silent. */
+  private reportDropped(): void {
+    const dropped = this.recovered.dropped;
+    if (dropped === undefined) return;
+    const { kind, segment, offset, bytes, records, lastLsn, reason, keptIn } = dropped;
+    const fields = { segment, offset, bytes, records, lastLsn, reason };
+    if (kind === 'torn')
+      this.logger.warn(fields, 'dropped a torn write at the end of the log (a crash cut it short)');
+    else
+      this.logger.warn(
+        { ...fields, keptIn },
+        'started without records the log had written (--accept-data-loss); the dropped bytes are kept',
+      );
+  }
+
+  /** One line, once: the calls that fail after it are answered without a line each. */
+  private logFailure(error: LogWriteError): void {
+    const cause = error.cause as NodeJS.ErrnoException | undefined;
+    this.logger.error(
+      { file: error.file, code: cause?.code, reason: cause?.message ?? error.message },
+      'write-ahead log failed: changes can no longer be kept; every call answers InternalServerError until eddy restarts',
+    );
   }
 
   /**
@@ -385,5 +451,14 @@ export class Persistence {
       const next = segments[index + 1];
       if (next !== undefined && next.lsn <= lsn + 1) rmSync(segment.path, { force: true });
     });
+  }
+}
+
+function fsyncFile(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

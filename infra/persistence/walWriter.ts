@@ -2,6 +2,7 @@ import { close, closeSync, fdatasync, openSync, writevSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { BinaryWriter } from './binary.js';
 import { type DataDirectory, syncDirectory } from './dataDirectory.js';
+import type { DurableMark } from './durableMark.js';
 import { LogWriteError } from './errors.js';
 import { newRecordWriter } from './walRecords.js';
 
@@ -77,6 +78,11 @@ export interface WalWriterOptions {
   readonly tail?: { readonly path: string; readonly bytes: number };
   /** Told once when writing fails; every later wait fails too. */
   readonly onError: (error: LogWriteError) => void;
+  /**
+   * The log's mark, rewritten after every write and fsync and fsynced beside the log's own
+   * fsyncs (never on its own on an answer's path): recovery's proof of what was written.
+   */
+  readonly mark?: DurableMark;
 }
 
 /**
@@ -110,6 +116,8 @@ export class WalWriter {
   private syncDue = false;
   private failure: LogWriteError | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** A lone fsync of the mark, catching it up once the log's fsyncs pause. */
+  private markSyncing: Promise<void> | undefined;
 
   constructor(private readonly options: WalWriterOptions) {
     this.appendedLsn = this.writtenLsn = this.durableLsn = options.nextLsn - 1;
@@ -188,12 +196,19 @@ export class WalWriter {
   /** Writes, fsyncs and closes. */
   async close(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
+    const mark = this.options.mark;
     try {
       if (this.failure === undefined) await this.flush();
       await this.syncing;
+      await this.markSyncing;
+      if (this.failure === undefined && mark !== undefined) {
+        mark.record(this.writtenLsn, this.durableLsn);
+        await mark.sync();
+      }
     } finally {
       for (const fd of this.ended.splice(0)) closeSync(fd);
       closeSync(this.fd);
+      mark?.close();
     }
   }
 
@@ -227,6 +242,9 @@ export class WalWriter {
           if (this.segmentBytes >= this.options.segmentBytes) this.rotate();
         }
       }
+      // After the write returned, never before: the mark claims only what the OS holds.
+      if (this.options.mark !== undefined && this.writtenLsn > this.options.mark.writtenLsn)
+        this.options.mark.record(this.writtenLsn, this.durableLsn);
     } catch (error) {
       this.fail(error);
       return;
@@ -239,17 +257,23 @@ export class WalWriter {
 
   /** Fsyncs until everything written is durable; records written meanwhile join the next fsync. */
   private async sync(): Promise<void> {
+    const mark = this.options.mark;
     try {
       while (this.durableLsn < this.writtenLsn && this.failure === undefined) {
         this.syncDue = false;
         const target = this.writtenLsn;
         const ended = this.ended.splice(0);
+        // The mark's last version (the previous fsync's) rides along: the two fsyncs overlap.
+        const markDue =
+          mark !== undefined && this.markSyncing === undefined && mark.durableLsn > mark.syncedDurableLsn;
         await Promise.all([
           fdatasyncAsync(this.fd),
           ...ended.map((fd) => fdatasyncAsync(fd).then(() => closeAsync(fd))),
+          markDue ? mark.sync() : undefined,
         ]);
         this.fsyncs++;
         this.durableLsn = target;
+        mark?.record(this.writtenLsn, target);
         this.synced.release(target);
         if (this.options.durability !== 'always' && this.synced.size === 0 && !this.syncDue) break;
       }
@@ -258,6 +282,23 @@ export class WalWriter {
     } finally {
       this.syncing = undefined;
     }
+    this.catchUpMark();
+  }
+
+  /** Once the log's fsyncs pause, one fsync of the mark alone makes its last version durable. */
+  private catchUpMark(): void {
+    const mark = this.options.mark;
+    if (mark === undefined || this.failure !== undefined || this.markSyncing !== undefined) return;
+    if (mark.durableLsn <= mark.syncedDurableLsn) return;
+    this.markSyncing = mark.sync().then(
+      () => {
+        this.markSyncing = undefined;
+      },
+      (error: unknown) => {
+        this.markSyncing = undefined;
+        this.fail(error);
+      },
+    );
   }
 
   /** Starts the next segment, named by the LSN its first record will have. */
