@@ -53,7 +53,9 @@ export interface StreamBindingConfig {
   readonly ParallelizationFactor?: number;
   readonly TumblingWindowInSeconds?: number;
   readonly Enabled?: boolean;
-  /** Where failed batches go: an SQS queue, SNS topic or S3 bucket ARN (spec §2.1.12). */
+  /**
+   * Where failed batches go: an SQS queue, SNS topic or S3 bucket ARN (docs/streams-and-lambda.md §2.1.12).
+   */
   readonly DestinationConfig?: { readonly OnFailure?: { readonly Destination?: string } };
 }
 

@@ -39,7 +39,10 @@ export function recordHandler(record: DynamoDBRecord): Image | undefined {
   return archivedItemOf(record);
 }
 
-/** Every record of the batch as failed: the mapping retries the whole batch (spec §2.4.2). */
+/**
+ * Every record of the batch as failed: the mapping retries the whole batch
+ * (docs/streams-and-lambda.md §2.4.2).
+ */
 function failAll(event: DynamoDBStreamEvent): DynamoDBBatchResponse {
   return {
     batchItemFailures: event.Records.map((record) => ({
@@ -51,7 +54,7 @@ function failAll(event: DynamoDBStreamEvent): DynamoDBBatchResponse {
 /**
  * Archives the batch's TTL deletes, one object per source table. When any record cannot be
  * archived or the sink fails, every record of the batch is reported failed
- * (ReportBatchItemFailures, spec §2.4): the retry writes the same object again.
+ * (ReportBatchItemFailures, docs/streams-and-lambda.md §2.4): the retry writes the same object again.
  */
 export async function lambdaHandler(
   event: DynamoDBStreamEvent,

@@ -9,7 +9,10 @@ export interface IteratorState {
   readonly shardId: string;
   /** Records with this ordinal or above come next. */
   readonly ordinal: number;
-  /** Epoch ms (engine clock) when the iterator was returned: it expires 15 minutes later (§1.5.3). */
+  /**
+   * Epoch ms (engine clock) when the iterator was returned: it expires 15 minutes later
+   * (docs/streams-and-lambda.md §1.5.3).
+   */
   readonly issuedAt: number;
 }
 

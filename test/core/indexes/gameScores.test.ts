@@ -135,7 +135,7 @@ describe('GameTitleIndex (seed)', () => {
     expect(queryIndex(byTitle('Meteor Blasters')).Count).toBe(1);
   });
 
-  it('refuses ConsistentRead, an unknown index, ALL_ATTRIBUTES and unprojected attributes (spec §6.3)', () => {
+  it('refuses ConsistentRead, an unknown index, ALL_ATTRIBUTES and unprojected attributes (docs/dynamodb.md §6.3)', () => {
     expect(wireError(() => queryIndex({ ...byTitle('x'), ConsistentRead: true }))).toEqual(
       validation('Consistent reads are not supported on global secondary indexes'),
     );
@@ -156,7 +156,7 @@ describe('GameTitleIndex (seed)', () => {
     );
   });
 
-  it('rejects a write whose index key has the wrong type (spec §4.1.3)', () => {
+  it('rejects a write whose index key has the wrong type (docs/dynamodb.md §4.1.3)', () => {
     expect(wireError(() => score('9', 'Galaxy Invaders', undefined, { TopScore: { S: 'high' } }))).toEqual(
       validation(
         'One or more parameter values were invalid: Type mismatch for Index Key TopScore Expected: N Actual: S IndexName: GameTitleIndex',

@@ -52,7 +52,7 @@ describe('conditional writes', () => {
     expect(get().Title).toEqual({ S: 'Book 101 Title' });
   });
 
-  it('returns the item with ReturnValuesOnConditionCheckFailure ALL_OLD, lowercase message (spec §4.2.5, §9.3)', () => {
+  it('returns the item with ReturnValuesOnConditionCheckFailure ALL_OLD, lowercase message (docs/dynamodb.md §4.2.5, §9.3)', () => {
     const error = wireError(() =>
       engine.execute('DeleteItem', {
         TableName: 'ProductCatalog',
@@ -65,7 +65,7 @@ describe('conditional writes', () => {
     expect(error).toEqual({ ...conditionFailed, Item: get() });
   });
 
-  it('accepts the legacy Expected form and refuses mixing it with expressions (spec §5.4.2)', () => {
+  it('accepts the legacy Expected form and refuses mixing it with expressions (docs/dynamodb.md §5.4.2)', () => {
     expect(
       wireError(() =>
         engine.execute('PutItem', {
@@ -134,7 +134,7 @@ describe('atomic counters and optimistic locking', () => {
 });
 
 describe('UpdateItem', () => {
-  it('answers each ReturnValues option (spec §4.2.4)', () => {
+  it('answers each ReturnValues option (docs/dynamodb.md §4.2.4)', () => {
     const update = (ReturnValues: string) =>
       engine.execute('UpdateItem', {
         TableName: 'ProductCatalog',
@@ -156,7 +156,7 @@ describe('UpdateItem', () => {
     expect(update('NONE')).toEqual({});
   });
 
-  it('refuses to update a key attribute (spec §4.2.3)', () => {
+  it('refuses to update a key attribute (docs/dynamodb.md §4.2.3)', () => {
     expect(
       wireError(() =>
         engine.execute('UpdateItem', {
@@ -173,7 +173,7 @@ describe('UpdateItem', () => {
     );
   });
 
-  it('creates nothing for REMOVE on a missing item, but a key-only item without any update (spec §4.2.2)', () => {
+  it('creates nothing for REMOVE on a missing item, but a key-only item without any update (docs/dynamodb.md §4.2.2)', () => {
     const update = (id: string, rest: Record<string, unknown>) =>
       engine.execute('UpdateItem', { TableName: 'ProductCatalog', Key: { Id: { N: id } }, ...rest });
     update('3', { UpdateExpression: 'REMOVE Price' });
@@ -201,7 +201,7 @@ describe('UpdateItem', () => {
     expect(get()).not.toHaveProperty('Payload');
   });
 
-  it('fails a runtime error before writing anything (spec §5.3.4)', () => {
+  it('fails a runtime error before writing anything (docs/dynamodb.md §5.3.4)', () => {
     const error = wireError(() =>
       engine.execute('UpdateItem', {
         TableName: 'ProductCatalog',

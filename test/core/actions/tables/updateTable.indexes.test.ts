@@ -117,7 +117,7 @@ describe('the schema-validation seed', () => {
   });
 });
 
-describe('UpdateTable Create (spec §3.3.4)', () => {
+describe('UpdateTable Create (docs/dynamodb.md §3.3.4)', () => {
   it.each(['gsi', 'lsi'])('refuses a name an index already has (%s)', (name) => {
     const engine = instantEngine();
     engine.execute('CreateTable', {
@@ -285,7 +285,7 @@ describe('UpdateTable Create (spec §3.3.4)', () => {
   });
 });
 
-describe('UpdateTable Delete and Update (spec §3.3.4, §3.3.5)', () => {
+describe('UpdateTable Delete and Update (docs/dynamodb.md §3.3.4, §3.3.5)', () => {
   function lsiAndGsi() {
     const engine = instantEngine();
     engine.execute('CreateTable', {
