@@ -128,6 +128,12 @@ export function checkDataDirectory(path: string): DataCheckResult {
       `a start would drop a torn write at the end of the log: ${name(dropped.segment)} from byte ` +
         `${dropped.offset} (${dropped.reason}), ${dropped.bytes} bytes, ${plural(dropped.records, 'record')}`,
     );
+  if (recovery.unsynced !== undefined)
+    lines.push(
+      `the machine stopped before records up to LSN ${recovery.unsynced.writtenLsn} were fsynced: ` +
+        `${plural(recovery.unsynced.records, 'record')} written to the OS are lost ` +
+        '(--durability everysec and no had answered them; always had not)',
+    );
   const snapshot =
     recovery.snapshotLsn === 0
       ? ''

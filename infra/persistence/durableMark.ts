@@ -71,6 +71,22 @@ export function readMark(path: string): MarkState | undefined {
   return newest?.state;
 }
 
+/**
+ * Writes a mark file holding `state` alone (both slots), fsynced: for tools and tests that set a
+ * mark by hand (a running log keeps its own, `DurableMark`).
+ */
+export function writeMark(path: string, state: MarkState): void {
+  const slot = Buffer.alloc(SLOT_BYTES);
+  encodeSlot(slot, 1, state);
+  const fd = openSync(path, 'w');
+  try {
+    for (const offset of SLOT_OFFSETS) writeSync(fd, slot, 0, SLOT_BYTES, offset);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** What a mark proves on this machine now (see `MarkState`). */
 export function claimOf(mark: MarkState | undefined, bootId = currentBootId()): MarkClaim | undefined {
   if (mark === undefined) return undefined;

@@ -240,7 +240,13 @@ export class Persistence {
 
   /** A dropped end of the log is said at the default level (warn): never silent. */
   private reportDropped(): void {
-    const dropped = this.recovered.dropped;
+    const { dropped, unsynced, lastLsn: recovered } = this.recovered;
+    if (unsynced !== undefined)
+      this.logger.warn(
+        { writtenLsn: unsynced.writtenLsn, records: unsynced.records, lastLsn: recovered },
+        'the machine stopped before written records were fsynced: they are lost ' +
+          '(--durability everysec and no had answered them; always had not)',
+      );
     if (dropped === undefined) return;
     const { kind, segment, offset, bytes, records, lastLsn, reason, keptIn } = dropped;
     const fields = { segment, offset, bytes, records, lastLsn, reason };

@@ -56,6 +56,12 @@ export interface RecoveryReport {
   readonly dropped: DroppedTail | undefined;
   /** What the log's mark proved had been written (undefined: no mark, or it proves nothing). */
   readonly claim: MarkClaim | undefined;
+  /**
+   * Records the mark says were written to the OS, but never fsynced before the machine stopped:
+   * lost, as `everysec` and `no` allow (their answers had gone out; under `always` they had not).
+   * At least this many: the mark on disk may be older than the crash.
+   */
+  readonly unsynced: { readonly writtenLsn: number; readonly records: number } | undefined;
   /** The segments read, oldest first. */
   readonly segments: readonly SegmentReport[];
   /** The last segment, to keep appending to. */
@@ -118,7 +124,8 @@ export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): 
   const segments = relevantSegments(directory, snapshotLsn);
   const read = replayLog(target, segments, snapshotLsn);
   const { lastLsn } = read;
-  const claim = claimOf(readMark(directory.markPath));
+  const mark = readMark(directory.markPath);
+  const claim = claimOf(mark);
   const end = read.end ?? endBeforeClaim(directory, segments, lastLsn, claim);
   let dropped: DroppedTail | undefined;
   if (end !== undefined) {
@@ -132,6 +139,12 @@ export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): 
     if (options.readOnly !== true) cutLog(directory, segments, end, keptIn);
     segments.length = end.offset === 0 ? end.index : end.index + 1;
   }
+  // Written beyond what was fsynced, in a run the machine did not survive (else `claim` holds it).
+  const unsyncedFrom = mark === undefined ? 0 : Math.max(lastLsn, mark.durableLsn);
+  const unsynced =
+    mark !== undefined && claim?.basis !== 'written' && mark.writtenLsn > unsyncedFrom
+      ? { writtenLsn: mark.writtenLsn, records: mark.writtenLsn - unsyncedFrom }
+      : undefined;
   rebuildIndexes(engine);
   const last = segments.at(-1);
   const tail =
@@ -146,6 +159,7 @@ export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): 
     snapshotRecords,
     dropped,
     claim,
+    unsynced,
     segments: read.segments,
     tail,
     ms: performance.now() - started,

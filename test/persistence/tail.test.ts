@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimOf, readMark } from '../../infra/persistence/durableMark.js';
+import { writeMark } from '../../infra/persistence/durableMark.js';
 import { CorruptDataError, DataLossError, IncompleteDataError } from '../../infra/persistence/errors.js';
 import {
   flip,
@@ -104,7 +104,11 @@ describe('records the log had written, then lost', () => {
     const bytes = readFileSync(file);
     bytes.fill(0, last + 20);
     writeFileSync(file, Buffer.concat([bytes, Buffer.alloc(4096)]));
-    await expect(openHost(dir.path)).rejects.toThrow(DataLossError);
+    const attempt = openHost(dir.path);
+    await expect(attempt).rejects.toThrow(DataLossError);
+    await expect(attempt).rejects.toThrow(
+      `${file}: the log ends at LSN ${LAST - 1} (byte ${last}: a checksum mismatch), but records up to LSN ${LAST} had been fsynced`,
+    );
   });
 });
 
@@ -201,6 +205,40 @@ describe('acceptDataLoss (--accept-data-loss)', () => {
   });
 });
 
+describe('after the machine stopped', () => {
+  it('says how many written records were never fsynced, and starts with the rest', async () => {
+    await writeLog(dir.path, PUTS);
+    const file = segment();
+    truncateSync(file, recordOffsets(file)[50]!); // the log reached the disk up to LSN 50
+    // The mark of the run before: records up to 62 written to the OS, up to 45 fsynced.
+    const bootId = '00000000-0000-4000-8000-00000000dead';
+    writeMark(join(dir.path, 'log.mark'), { writtenLsn: LAST, durableLsn: 45, bootId });
+    const logger = recordingLogger();
+    const host = await openHost(dir.path, { snapshotOnClose: false, logger });
+    expect((host.engine.execute('Scan', { TableName: 'Things' }).Items as unknown[]).length).toBe(48);
+    expect(logger.lines.filter((line) => line.level === 'warn')).toEqual([
+      {
+        level: 'warn',
+        fields: { writtenLsn: LAST, records: LAST - 50, lastLsn: 50 },
+        message: expect.stringContaining('the machine stopped before written records were fsynced'),
+      },
+    ]);
+    await host.persistence.close();
+  });
+
+  it('refuses when even the fsynced records are not all there', async () => {
+    await writeLog(dir.path, PUTS);
+    const file = segment();
+    truncateSync(file, recordOffsets(file)[40]!);
+    const bootId = '00000000-0000-4000-8000-00000000dead';
+    writeMark(join(dir.path, 'log.mark'), { writtenLsn: LAST, durableLsn: 45, bootId });
+    await expect(openHost(dir.path)).rejects.toThrow('the log ends at LSN 40 (byte ');
+    await expect(openHost(dir.path)).rejects.toThrow(
+      'but records up to LSN 45 had been fsynced (log.mark): 5 records are lost',
+    );
+  });
+});
+
 describe('a torn last write (beyond what the mark claims)', () => {
   it('is dropped and said at the default level: segment, offset, bytes, records, last LSN', async () => {
     await writeLog(dir.path, PUTS);
@@ -258,36 +296,5 @@ describe('a torn last write (beyond what the mark claims)', () => {
     const host = await openHost(dir.path, { snapshotOnClose: false });
     expect(host.persistence.recovery.dropped).toMatchObject({ kind: 'torn', bytes: 8192, records: 0 });
     await host.persistence.close();
-  });
-});
-
-describe('the log mark', () => {
-  it('claims what was written to the OS only on the same boot, and what was fsynced on any', async () => {
-    const mark = { writtenLsn: 90, durableLsn: 70, bootId: 'aaaaaaaa-0000-4000-8000-000000000001' };
-    expect(claimOf(mark, mark.bootId)).toEqual({ lsn: 90, basis: 'written' });
-    expect(claimOf(mark, 'bbbbbbbb-0000-4000-8000-000000000002')).toEqual({ lsn: 70, basis: 'fsynced' });
-    expect(claimOf(mark, '')).toEqual({ lsn: 70, basis: 'fsynced' });
-    expect(claimOf(undefined)).toBeUndefined();
-  });
-
-  it('falls back to the other slot when the newest one is torn', async () => {
-    await writeLog(dir.path, 3);
-    const path = join(dir.path, 'log.mark');
-    const before = readMark(path)!;
-    const bytes = readFileSync(path);
-    const tear = (...slots: number[]) => {
-      const torn = Buffer.from(bytes);
-      for (const slot of slots) torn[slot + 30] = torn[slot + 30]! ^ 0xff;
-      writeFileSync(path, torn);
-      return readMark(path);
-    };
-    // The two slots (at 0 and 512) hold the last two versions: tearing the newest leaves the one
-    // before (claiming less), tearing the other leaves the newest.
-    const [first, second] = [tear(0), tear(512)];
-    expect([first, second]).toContainEqual(before);
-    const other = JSON.stringify(first) === JSON.stringify(before) ? second : first;
-    expect(other!.durableLsn).toBeLessThanOrEqual(before.durableLsn);
-    expect(tear(0, 512)).toBeUndefined();
-    expect(before).toMatchObject({ durableLsn: 5, writtenLsn: 5 });
   });
 });
