@@ -137,7 +137,8 @@ export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): 
     if (lost && options.acceptDataLoss !== true) throw lossError(directory, end, lastLsn, claim, keptIn!);
     dropped = { kind: lost ? 'lost' : 'torn', ...pick(end), bytes, records, lastLsn, keptIn };
     if (options.readOnly !== true) cutLog(directory, segments, end, keptIn);
-    segments.length = end.offset === 0 ? end.index : end.index + 1;
+    // What `cutLog` removed (a whole log cut short is left as it is).
+    if (end.kind !== 'end') segments.length = end.offset === 0 ? end.index : end.index + 1;
   }
   // Written beyond what was fsynced, in a run the machine did not survive (else `claim` holds it).
   const unsyncedFrom = mark === undefined ? 0 : Math.max(lastLsn, mark.durableLsn);
