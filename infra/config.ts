@@ -88,7 +88,10 @@ export interface FunctionConfig {
   readonly events?: readonly BindingConfig[];
 }
 
-/** Archival of TTL deletions (the seed's "TTL for archival" building block). */
+/**
+ * Archival of TTL deletions (the "Time to live for archival" building block,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/data-modeling-blocks.html).
+ */
 export interface ArchiveConfig {
   /** Tables whose TTL deletions are archived (their streams must carry old images). */
   readonly tables: readonly string[];

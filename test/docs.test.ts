@@ -41,8 +41,12 @@ const files = [...repositoryFiles(root)].filter((path) => path !== self);
 const texts = new Map(files.map((path) => [path, readFileSync(path, 'utf8')]));
 
 const NUMBER = String.raw`\d+(?:\.\d+)*`;
-// `§2.1, §2.4.1`, `§5.5–5.7`, `§3.1–§3.3`, `§1.2.8 and §1.2.9`, `§3.3.1 / §9.5`.
-const LIST = String.raw`(?:(?:\s*,\s*|\s*–\s*|\s+and\s+|\s*/\s*)§?${NUMBER}(?!\d))*`;
+// `§2.1, §2.4.1`, `§5.5–5.7`, `§3.1–§3.3`, `§1.2.8 and §1.2.9`, `§3.3.1 / §9.5`; a list may go on
+// after a comment's line break (`§1.2.8,` then ` * §5.10`), where each number keeps its `§`.
+const SEPARATOR = String.raw`(?:[ \t]*[,–/]|[ \t]+and)`;
+const SAME_LINE = String.raw`${SEPARATOR}[ \t]*§?${NUMBER}(?!\d)`;
+const NEXT_LINE = String.raw`${SEPARATOR}[ \t]*\n[ \t]*(?:\*|//)[ \t]*§${NUMBER}(?!\d)`;
+const LIST = `(?:${SAME_LINE}|${NEXT_LINE})*`;
 const citation = new RegExp(String.raw`((?:[\w.-]+/)*[\w.-]+\.md) §(${NUMBER})(${LIST})`, 'g');
 const rfc = new RegExp(String.raw`RFC \d+ §${NUMBER}`, 'g');
 
@@ -55,6 +59,21 @@ function sectionsOf(path: string): Set<string> {
     sections.add(match[1]!);
   }
   return sections;
+}
+
+/** GitHub's anchors of a Markdown document's headings: lower case, punctuation dropped, blanks → `-`. */
+function anchorsOf(path: string): Set<string> {
+  const anchors = new Set<string>();
+  for (const match of (texts.get(path) ?? readFileSync(path, 'utf8')).matchAll(/^#{1,6} (.+)$/gm)) {
+    anchors.add(
+      match[1]!
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    );
+  }
+  return anchors;
 }
 
 /** `docs/…` is relative to the repository; any other path to the citing file. */
@@ -122,8 +141,27 @@ describe('citations of docs/', () => {
     expect(bare).toEqual([]);
   });
 
+  it('links Markdown documents to files and headings that exist', () => {
+    const broken: string[] = [];
+    for (const [path, text] of texts) {
+      if (!path.endsWith('.md')) continue;
+      for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const [target = '', anchor] = match[1]!.split('#');
+        if (/^[a-z]+:/.test(target)) continue;
+        const file = target === '' ? path : resolve(dirname(path), target);
+        const where = `${relative(root, path)}: ${match[1]}`;
+        if (!existsSync(file)) broken.push(where);
+        else if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(file).has(anchor))
+          broken.push(where);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('never points at documents outside the repository', () => {
-    const outside = /spec §|\.\.\/shared\/(?:DESIGN|spec)|shared\/spec\/|DESIGN(?:\.md| §)/;
+    // The design notes, the old behaviour specs and the seed documents lived outside the repository.
+    const outside =
+      /spec\s+§|\.\.\/shared\/(?:DESIGN|spec|seeds)|shared\/(?:spec|seeds)\/|DESIGN(?:\.md| §)|dynamodb-api\.md|streams-lambda-ttl\.md|seed [\w-]+\.txt/;
     const offending = [...texts]
       .flatMap(([path, text]) => text.split('\n').map((line, i) => ({ path, line, number: i + 1 })))
       .filter(({ line }) => outside.test(line))

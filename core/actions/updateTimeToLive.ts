@@ -9,8 +9,8 @@ import {
 } from '../validations/updateTimeToLive.js';
 
 /**
- * UpdateTimeToLive: enables or disables TTL on a table and echoes the specification (streams
- * docs/streams-and-lambda.md §5.1). The service answers ENABLED/DISABLED at once, never ENABLING/DISABLING
+ * UpdateTimeToLive: enables or disables TTL on a table and echoes the specification
+ * (docs/streams-and-lambda.md §5.1). The service answers ENABLED/DISABLED at once, never ENABLING/DISABLING
  * (docs/streams-and-lambda.md §5.2).
  *
  * Refusals, checked in this order (docs/streams-and-lambda.md §5.3, §5.4): enabling while enabled ("already

@@ -50,7 +50,7 @@ const TABLE_ARN = /^arn:aws:dynamodb:([^:]+):([^:]+):table\/([^/]+)$/;
  * the `ExpiredItems` port of `functions/shared/ports.ts` (core imports nothing from `functions`).
  *
  * A deletion is an ordinary commit of a delete with the TTL identity (docs/streams-and-lambda.md §1.2.8,
- * docs/streams-and-lambda.md §5.10, §5.11): the change event, and so the REMOVE stream record, carries
+ * §5.10, §5.11): the change event, and so the REMOVE stream record, carries
  * `userIdentity {type: 'Service', principalId: 'dynamodb.amazonaws.com'}`; global and local
  * indexes lose the entry as for DeleteItem; no capacity is computed, none is consumed.
  *

@@ -14,10 +14,11 @@ export {
 } from './settings.js';
 
 /**
- * The archiver: the "Time to live for archival" building block (seed
- * `modeling-building-blocks.txt`). TTL deletes flow through the table's stream; a mapping with
- * the TTL filter (`TTL_DELETE_FILTER_CRITERIA`) hands them to this function, which writes each
- * batch's expired items (their OldImages) to long-term storage through the `Sink` port.
+ * The archiver: the "Time to live for archival" building block of the developer guide
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/data-modeling-blocks.html).
+ * TTL deletes flow through the table's stream; a mapping with the TTL filter
+ * (`TTL_DELETE_FILTER_CRITERIA`) hands them to this function, which writes each batch's expired
+ * items (their OldImages) to long-term storage through the `Sink` port.
  *
  * Exactly-once archive contents from at-least-once delivery: a batch becomes one object whose
  * name derives from the batch (table, day, shard, first and last sequence number), so a retried

@@ -40,7 +40,7 @@ const expirer = startExpirer;
 const tick = (engine: Engine, at = engine.clock.now()) =>
   scheduledEvent({ time: at, ruleName: 'ttl-expirer' }) as ScheduledEvent;
 
-describe('ttl-expirer: the seed demo "TTL is not schema"', () => {
+describe('ttl-expirer: the rory.horse demo "TTL is not schema"', () => {
   it('deletes the numeric TTL, ignores string TTLs forever, and accepts a string TTL without error', async () => {
     const { engine, clock } = ttlEngine();
     createTable(engine, 'schema-demo');

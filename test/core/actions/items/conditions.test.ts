@@ -3,7 +3,10 @@ import { Engine } from '../../../../core/engine.js';
 import { validation, wireError } from '../../../helpers/errors.js';
 import { addTable } from '../../../helpers/tables.js';
 
-/** The seed working-with-items.txt: conditional writes, atomic counters, optimistic locking. */
+/**
+ * The developer guide's "Working with items": conditional writes, atomic counters, optimistic
+ * locking. https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html
+ */
 let engine: Engine;
 beforeEach(() => {
   engine = new Engine();
@@ -27,7 +30,7 @@ const get = () =>
   ).Item;
 
 describe('conditional writes', () => {
-  it('lets the first of two clients win: the second sees the price changed (seed: $10 → $8, then $12 fails)', () => {
+  it('lets the first of two clients win: the second sees the price changed (guide example: $10 → $8, then $12 fails)', () => {
     const setPrice = (price: string) =>
       engine.execute('UpdateItem', {
         TableName: 'ProductCatalog',
@@ -93,7 +96,7 @@ describe('conditional writes', () => {
 });
 
 describe('atomic counters and optimistic locking', () => {
-  it('increments and decrements a counter on every call (not idempotent, seed)', () => {
+  it('increments and decrements a counter on every call (not idempotent, as the guide warns)', () => {
     const add = (delta: string) =>
       engine.execute('UpdateItem', {
         TableName: 'ProductCatalog',

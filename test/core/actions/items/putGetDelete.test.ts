@@ -20,7 +20,7 @@ const gameScore = {
 };
 
 describe('PutItem and GetItem', () => {
-  it('stores an item and reads it back whole (GameScores seed item)', () => {
+  it('stores an item and reads it back whole (the GameScores item of the GSI guide)', () => {
     expect(engine.execute('PutItem', { TableName: 'GameScores', Item: gameScore })).toEqual({});
     const got = engine.execute('GetItem', {
       TableName: 'GameScores',
@@ -121,7 +121,7 @@ describe('PutItem validation', () => {
     );
   });
 
-  it('reports a key of the wrong type as in the seed: Type mismatch for key pk expected: S actual: N', () => {
+  it('reports a key of the wrong type as recorded by rory.horse: Type mismatch for key pk expected: S actual: N', () => {
     addTable(engine, 'schema-demo', ['pk', 'S']);
     const error = wireError(() =>
       engine.execute('PutItem', { TableName: 'schema-demo', Item: { pk: { N: '123' } } }),
