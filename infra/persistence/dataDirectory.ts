@@ -26,6 +26,7 @@ import { DataDirectoryLockedError } from './errors.js';
  *   wal/<first LSN>.log      write-ahead log segments, named by their first record's LSN
  *   snapshots/<LSN>.snap     consistent images of everything up to that LSN (`.tmp` while written)
  *   destinations/            on-failure destination queues (JSON lines, written by mappings)
+ *   lambda/                  the Lambda API's functions and mappings (`infra/lambda-api/`)
  *   damaged/<time>/          what `--accept-data-loss` cut from a damaged log
  *
  * LSNs in names are zero-padded to 20 digits, so name order is LSN order.
