@@ -8,6 +8,7 @@ import {
 } from '../../core/errors/index.js';
 import type { RequestContext } from '../../core/operation.js';
 import { acceptedContentType } from './contentType.js';
+import { type HealthCheck, healthStatus, problemsOf } from './health.js';
 import { createHostLogger } from './logger.js';
 import { RestDispatcher } from './restDispatcher.js';
 import type { RestService } from './restService.js';
@@ -30,19 +31,6 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** The path of eddy's own health check, outside the AWS protocol. */
 export const HEALTH_PATH = '/_eddy/health';
 
-/**
- * Something that keeps the host from doing its job (the data directory's log failed, say): the
- * health check answers 503 with the reason, and calls failing with `error` are answered
- * InternalServerError without a log line each (the problem was logged once, when it happened).
- */
-export interface HostProblem {
-  readonly reason: string;
-  readonly error?: unknown;
-}
-
-/** Asked on every health check and failed call: the problem now, or undefined. */
-export type HealthCheck = () => HostProblem | undefined;
-
 export interface PipelineOptions {
   readonly engine: Engine;
   /** Region for requests whose credential scope names none (default: the engine's, `us-east-1`). */
@@ -59,7 +47,7 @@ export interface PipelineOptions {
   readonly logRequests?: boolean;
   /** Reported by the health endpoint. */
   readonly version?: string;
-  /** What can make the host unhealthy (see `HostProblem`). */
+  /** What can make the host unhealthy (`health.ts`). */
   readonly healthChecks?: readonly HealthCheck[];
   /**
    * Runs after every API call (success or error), before its answer; a returned promise delays
@@ -342,7 +330,7 @@ export class RequestPipeline {
     } else {
       // Never a crash for bad input: an eddy bug becomes the service's 500, with its stack logged;
       // a known problem (a failed log) was logged once already.
-      if (!this.problems().some((problem) => problem.error === error))
+      if (!problemsOf(this.healthChecks).some((problem) => problem.error === error))
         this.logger.error({ err: error, target, requestId: context.requestId }, 'internal error');
       wireError = new InternalServerError('Internal server error');
     }
@@ -379,16 +367,6 @@ export class RequestPipeline {
     return notFound(requestId, cors);
   }
 
-  /** The problems the health checks report now. */
-  problems(): HostProblem[] {
-    const problems: HostProblem[] = [];
-    for (const check of this.healthChecks) {
-      const problem = check();
-      if (problem !== undefined) problems.push(problem);
-    }
-    return problems;
-  }
-
   /**
    * `GET /_eddy/health`: a JSON summary for scripts and container health checks; `status` is
    * `ok` (200), or `failing` (503) with the `reason`.
@@ -396,10 +374,8 @@ export class RequestPipeline {
   health(): Record<string, unknown> & { status: 'ok' | 'failing' } {
     let tables = 0;
     for (const region of this.engine.allRegions()) tables += region.tables.size;
-    const problems = this.problems();
     return {
-      status: problems.length === 0 ? 'ok' : 'failing',
-      ...(problems.length === 0 ? {} : { reason: problems.map((problem) => problem.reason).join('; ') }),
+      ...healthStatus(problemsOf(this.healthChecks)),
       service: 'eddy',
       ...(this.version === undefined ? {} : { version: this.version }),
       region: this.region,

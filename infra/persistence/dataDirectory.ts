@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  fdatasyncSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -210,6 +211,16 @@ export function syncDirectory(directory: string): void {
   const fd = openSync(directory, 'r');
   try {
     fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Makes a file's data durable (fdatasync). */
+export function syncFile(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fdatasyncSync(fd);
   } finally {
     closeSync(fd);
   }

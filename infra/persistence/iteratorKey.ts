@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncDirectory } from './dataDirectory.js';
+import type { PersistenceLogger } from './persistenceLog.js';
 
 /** The file, in the data directory, holding the secret shard iterators are signed with. */
 export const ITERATOR_KEY_FILE = 'iterator.key';
@@ -52,4 +53,15 @@ export function loadIteratorKey(dataDir: string): {
   renameSync(temporary, path);
   syncDirectory(dataDir);
   return { key, replaced: state.kind === 'damaged' ? state : undefined };
+}
+
+/** The data directory's iterator key, with a warning when a damaged one was replaced. */
+export function iteratorKeyOf(dataDir: string, logger: PersistenceLogger): Buffer {
+  const { key, replaced } = loadIteratorKey(dataDir);
+  if (replaced !== undefined)
+    logger.warn(
+      { file: join(dataDir, ITERATOR_KEY_FILE), bytes: replaced.bytes },
+      'the shard iterator key was damaged and is replaced: iterators handed out before are refused',
+    );
+  return key;
 }

@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeEvent } from '../../core/changeEvent.js';
 import { parseDuration } from '../../core/clock.js';
@@ -9,11 +9,12 @@ import type { Region, TransactionToken } from '../../core/store/region.js';
 import { ChangeLog } from '../../streams/changeLog.js';
 import { useIteratorSecret } from '../../streams/streamsApi/shardIterator.js';
 import { LoggedCheckpointStore } from './checkpoints.js';
-import { DataDirectory } from './dataDirectory.js';
+import { DataDirectory, syncFile } from './dataDirectory.js';
 import { DurableMark } from './durableMark.js';
 import type { LogWriteError } from './errors.js';
-import { ITERATOR_KEY_FILE, loadIteratorKey } from './iteratorKey.js';
+import { iteratorKeyOf } from './iteratorKey.js';
 import { completeTransitions } from './lifecycle.js';
+import { logLogFailure, logRecovery, type PersistenceLogger } from './persistenceLog.js';
 import { type RecoveryReport, recover } from './recovery.js';
 import { ReplayableClock } from './replayableClock.js';
 import { SnapshotJob, type SnapshotResult } from './snapshotWriter.js';
@@ -27,11 +28,7 @@ import {
 } from './walRecords.js';
 import { type Durability, WalWriter } from './walWriter.js';
 
-export interface PersistenceLogger {
-  info(object: object, message: string): void;
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-}
+export type { PersistenceLogger } from './persistenceLog.js';
 
 export interface PersistenceOptions {
   /** The data directory (created when missing). */
@@ -195,13 +192,7 @@ export class Persistence {
 
   private start(clock: ReplayableClock): void {
     // Before recovery: the streams it restores are read with iterators signed by this key.
-    const { key, replaced } = loadIteratorKey(this.directory.path);
-    if (replaced !== undefined)
-      this.logger.warn(
-        { file: join(this.directory.path, ITERATOR_KEY_FILE), bytes: replaced.bytes },
-        'the shard iterator key was damaged and is replaced: iterators handed out before are refused',
-      );
-    useIteratorSecret(this.changeLog, key);
+    useIteratorSecret(this.changeLog, iteratorKeyOf(this.directory.path, this.logger));
     this.recovered = recover(
       {
         directory: this.directory,
@@ -212,12 +203,12 @@ export class Persistence {
       },
       { acceptDataLoss: this.options.acceptDataLoss === true },
     );
-    this.reportDropped();
+    logRecovery(this.logger, this.recovered);
     const { lastLsn, tail, snapshotLsn } = this.recovered;
     this.lastSnapshotLsn = snapshotLsn;
     // What was recovered may sit in the page cache only (a crash of eddy alone): fsynced now, so
     // the fresh mark's claim is true from the start.
-    for (const segment of this.directory.segments()) fsyncFile(segment.path);
+    for (const segment of this.directory.segments()) syncFile(segment.path);
     this.wal = new WalWriter({
       directory: this.directory,
       durability: this.durability,
@@ -225,7 +216,7 @@ export class Persistence {
       nextLsn: lastLsn + 1,
       tail,
       mark: new DurableMark(this.directory.markPath, lastLsn),
-      onError: (error: LogWriteError) => this.logFailure(error),
+      onError: (error: LogWriteError) => logLogFailure(this.logger, error),
     });
     this.wal.bytesSinceCut = tail?.bytes ?? 0;
     for (const region of this.engine.allRegions()) this.hookTokens(region);
@@ -236,36 +227,6 @@ export class Persistence {
     this.timer = setInterval(() => void this.snapshotQuietly(), interval);
     this.timer.unref();
     this.logger.info({ dataDir: this.directory.path, ...this.recovered }, 'data directory recovered');
-  }
-
-  /** A dropped end of the log is said at the default level (warn): never silent. */
-  private reportDropped(): void {
-    const { dropped, unsynced, lastLsn: recovered } = this.recovered;
-    if (unsynced !== undefined)
-      this.logger.warn(
-        { writtenLsn: unsynced.writtenLsn, records: unsynced.records, lastLsn: recovered },
-        'the machine stopped before written records were fsynced: they are lost ' +
-          '(--durability everysec and no had answered them; always had not)',
-      );
-    if (dropped === undefined) return;
-    const { kind, segment, offset, bytes, records, lastLsn, reason, keptIn } = dropped;
-    const fields = { segment, offset, bytes, records, lastLsn, reason };
-    if (kind === 'torn')
-      this.logger.warn(fields, 'dropped a torn write at the end of the log (a crash cut it short)');
-    else
-      this.logger.warn(
-        { ...fields, keptIn },
-        'started without records the log had written (--accept-data-loss); the dropped bytes are kept',
-      );
-  }
-
-  /** One line, once: the calls that fail after it are answered without a line each. */
-  private logFailure(error: LogWriteError): void {
-    const cause = error.cause as NodeJS.ErrnoException | undefined;
-    this.logger.error(
-      { file: error.file, code: cause?.code, reason: cause?.message ?? error.message },
-      'write-ahead log failed: changes can no longer be kept; every call answers InternalServerError until eddy restarts',
-    );
   }
 
   /**
@@ -457,14 +418,5 @@ export class Persistence {
       const next = segments[index + 1];
       if (next !== undefined && next.lsn <= lsn + 1) rmSync(segment.path, { force: true });
     });
-  }
-}
-
-function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
