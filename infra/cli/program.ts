@@ -8,11 +8,13 @@ import { eddyVersion } from '../package/packageInfo.js';
 import {
   CorruptDataError,
   DataDirectoryLockedError,
+  DataLossError,
   DURABILITY_MODES,
   type Durability,
   IncompleteDataError,
 } from '../persistence/index.js';
 import { addBuildCommand } from './commands/build.js';
+import { addDataCommand } from './commands/data.js';
 import { addEventCommand } from './commands/event.js';
 import { addInvokeCommand } from './commands/invoke.js';
 import { addMappingsCommand } from './commands/mappings.js';
@@ -151,6 +153,10 @@ export function createProgram(io: CliIo): Command {
       'with --data-dir: snapshot at least this often while writes happen (default 1h)',
       parseDelay,
     )
+    .option(
+      '--accept-data-loss',
+      'with --data-dir: start even if the log lost written records, with what is left (see `eddy data check`)',
+    )
     .addHelpText('after', CONFIG_HELP)
     .action(async (options: Record<string, unknown>) => {
       if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined)) {
@@ -158,11 +164,11 @@ export function createProgram(io: CliIo): Command {
         io.exit(2);
         return;
       }
-      const persistenceFlags = ['durability', 'snapshotLogSize', 'snapshotInterval'].filter(
+      const persistenceFlags = ['durability', 'snapshotLogSize', 'snapshotInterval', 'acceptDataLoss'].filter(
         (name) => options[name] !== undefined,
       );
       if (options.dataDir === undefined && persistenceFlags.length > 0) {
-        io.printError('eddy: --durability and --snapshot-* need --data-dir');
+        io.printError('eddy: --durability, --snapshot-* and --accept-data-loss need --data-dir');
         io.exit(2);
         return;
       }
@@ -176,7 +182,8 @@ export function createProgram(io: CliIo): Command {
           error instanceof ListenError ||
           error instanceof DataDirectoryLockedError ||
           error instanceof CorruptDataError ||
-          error instanceof IncompleteDataError
+          error instanceof IncompleteDataError ||
+          error instanceof DataLossError
         ) {
           io.printError(`eddy: ${error.message}`);
           io.exit(1);
@@ -191,6 +198,8 @@ export function createProgram(io: CliIo): Command {
   // `eddy build` / `eddy synth`: Lambda zips and the AWS SAM template of the config.
   addBuildCommand(program, io);
   addSynthCommand(program, io);
+  // `eddy data check DIR`: verify a data directory offline (infra/persistence/dataCheck.ts).
+  addDataCommand(program, io);
   // `eddy record` / `eddy invoke` / `eddy event dynamodb`: capture stream records, replay them
   // through a function with its mapping's settings, make sample events from a table's items.
   addRecordCommand(program, io);

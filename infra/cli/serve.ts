@@ -34,6 +34,8 @@ export interface ServeOptions {
   readonly snapshotLogSize?: number;
   /** With `dataDir`: snapshot at least this often while writes happen, in ms (default 1 h). */
   readonly snapshotInterval?: number;
+  /** With `dataDir`: start from what is left of a log that lost written records. */
+  readonly acceptDataLoss?: boolean;
   /** Rebuild (esbuild) and reload the project's handlers when their files change. */
   readonly watch?: boolean;
 }
@@ -164,6 +166,7 @@ function dataDirOptions(options: ServeOptions): DataDirOptions {
     durability: options.durability ?? 'everysec',
     ...(options.snapshotLogSize === undefined ? {} : { snapshotLogBytes: options.snapshotLogSize }),
     ...(options.snapshotInterval === undefined ? {} : { snapshotInterval: options.snapshotInterval }),
+    acceptDataLoss: options.acceptDataLoss === true,
   };
 }
 

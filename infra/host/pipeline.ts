@@ -8,6 +8,7 @@ import {
 } from '../../core/errors/index.js';
 import type { RequestContext } from '../../core/operation.js';
 import { acceptedContentType } from './contentType.js';
+import { type HealthCheck, healthStatus, problemsOf } from './health.js';
 import { createHostLogger } from './logger.js';
 import { RestDispatcher } from './restDispatcher.js';
 import type { RestService } from './restService.js';
@@ -46,6 +47,8 @@ export interface PipelineOptions {
   readonly logRequests?: boolean;
   /** Reported by the health endpoint. */
   readonly version?: string;
+  /** What can make the host unhealthy (`health.ts`). */
+  readonly healthChecks?: readonly HealthCheck[];
   /**
    * Runs after every API call (success or error), before its answer; a returned promise delays
    * the answer until it settles (a rejection answers InternalServerError). A data directory's
@@ -85,10 +88,12 @@ export class RequestPipeline {
   private readonly startedAt = Date.now();
   private readonly version: string | undefined;
   private readonly afterCall: PipelineOptions['afterCall'];
+  private readonly healthChecks: readonly HealthCheck[];
   private readonly rest: RestDispatcher;
 
   constructor(options: PipelineOptions) {
     this.afterCall = options.afterCall;
+    this.healthChecks = options.healthChecks ?? [];
     this.engine = options.engine;
     this.region = options.region ?? options.engine.defaultRegion;
     this.accountId = options.accountId ?? options.engine.defaultAccountId;
@@ -323,8 +328,10 @@ export class RequestPipeline {
     if (error instanceof DynamoDbError) {
       wireError = error;
     } else {
-      // Never a crash for bad input: an eddy bug becomes the service's 500, with its stack logged.
-      this.logger.error({ err: error, target, requestId: context.requestId }, 'internal error');
+      // Never a crash for bad input: an eddy bug becomes the service's 500, with its stack logged;
+      // a known problem (a failed log) was logged once already.
+      if (!problemsOf(this.healthChecks).some((problem) => problem.error === error))
+        this.logger.error({ err: error, target, requestId: context.requestId }, 'internal error');
       wireError = new InternalServerError('Internal server error');
     }
     if (this.logRequests) {
@@ -352,19 +359,23 @@ export class RequestPipeline {
       if (path === '/')
         return textResponse(`healthy: dynamodb.${this.region}.amazonaws.com `, requestId, cors);
       if (path === HEALTH_PATH) {
-        const body = Buffer.from(JSON.stringify(this.health()));
-        return jsonResponse(200, body, PLAIN_JSON, requestId, cors);
+        const health = this.health();
+        const body = Buffer.from(JSON.stringify(health));
+        return jsonResponse(health.status === 'ok' ? 200 : 503, body, PLAIN_JSON, requestId, cors);
       }
     }
     return notFound(requestId, cors);
   }
 
-  /** `GET /_eddy/health`: a JSON summary for scripts and container health checks. */
-  health(): Record<string, unknown> {
+  /**
+   * `GET /_eddy/health`: a JSON summary for scripts and container health checks; `status` is
+   * `ok` (200), or `failing` (503) with the `reason`.
+   */
+  health(): Record<string, unknown> & { status: 'ok' | 'failing' } {
     let tables = 0;
     for (const region of this.engine.allRegions()) tables += region.tables.size;
     return {
-      status: 'ok',
+      ...healthStatus(problemsOf(this.healthChecks)),
       service: 'eddy',
       ...(this.version === undefined ? {} : { version: this.version }),
       region: this.region,
