@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Logger } from 'pino';
 import type { Engine } from '../../core/engine.js';
 import {
@@ -151,6 +152,9 @@ export class RequestPipeline {
     };
     let input: unknown;
     if (hasBody) {
+      // Bytes that are not UTF-8 fail the service's JSON parser (Jackson) like any malformed
+      // JSON; decoding them would store U+FFFD instead (see docs/security.md, "Invalid UTF-8").
+      if (!isUtf8(request.body)) return errorResponse(new SerializationException(), context);
       try {
         input = JSON.parse(request.body.toString('utf8'));
       } catch {
