@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseDuration } from '../../core/clock.js';
 import type { EddyConfig } from '../config.js';
+import { isRegionName } from '../host/regionName.js';
 
 /** A configuration eddy cannot use: which file, where in it, and why. */
 export class ConfigError extends Error {
@@ -236,8 +237,9 @@ function checkKnownKeys(
   }
 }
 
+/** The same region names requests may be signed for (`infra/host/regionName.ts`). */
 export function isRegion(value: unknown): value is string {
-  return typeof value === 'string' && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value);
+  return isRegionName(value);
 }
 
 export function isAccountId(value: unknown): value is string {

@@ -103,7 +103,7 @@ export function createProgram(io: CliIo): Command {
     .option('--no-config', 'ignore eddy.config.* in the working directory (serve the demo table)')
     .option(
       '-r, --region <name>',
-      'region for unsigned-scope requests and ARNs (default us-east-1)',
+      "region of the config's tables and the demo table; each request uses its signature's (default us-east-1)",
       parseRegion,
     )
     .option('--account-id <digits>', 'account id in ARNs (default 000000000000)', parseAccountId)

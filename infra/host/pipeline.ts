@@ -31,7 +31,7 @@ export const HEALTH_PATH = '/_eddy/health';
 
 export interface PipelineOptions {
   readonly engine: Engine;
-  /** Region for requests whose credential scope names none (default: the engine's, `us-east-1`). */
+  /** The region `GET /` names (default: the engine's, `us-east-1`); requests use their scope's. */
   readonly region?: string;
   /** Account id of every caller (default: the engine's, `000000000000`). */
   readonly accountId?: string;
@@ -39,6 +39,8 @@ export interface PipelineOptions {
   readonly maxBodyBytes?: number;
   /** Keys whose SigV4 signatures are verified. Empty or absent: any well-formed credentials pass. */
   readonly accessKeys?: readonly AccessKey[];
+  /** The machine's clock in ms, which signing times must be within 15 minutes of (default `Date.now`). */
+  readonly wallClock?: () => number;
   /** Structured logs; engine bugs are logged at `error` with their stack. */
   readonly logger?: Logger;
   /** One `info` line per request (operation, status, duration). */
@@ -95,7 +97,7 @@ export class RequestPipeline {
     this.logRequests = options.logRequests ?? false;
     this.verifier =
       options.accessKeys !== undefined && options.accessKeys.length > 0
-        ? new SignatureVerifier(options.accessKeys)
+        ? new SignatureVerifier(options.accessKeys, options.wallClock)
         : undefined;
     this.version = options.version;
     this.registerService(dynamoDbService(options.engine));
@@ -169,7 +171,7 @@ export class RequestPipeline {
       return this.verifyThenExecute(request, service, operation, input, context);
     let region: string;
     try {
-      region = signingRegion(request) || this.region;
+      region = signingRegion(request);
     } catch (error) {
       return this.failure(error, target, context);
     }
@@ -190,7 +192,7 @@ export class RequestPipeline {
       const key = await this.verifier!.verify(request, signature);
       requestContext = {
         accountId: key.accountId ?? this.accountId,
-        region: signature.scopeRegion || this.region,
+        region: signature.scopeRegion,
       };
     } catch (error) {
       return this.failure(error, `${service.targetPrefix}.${operation}`, context);
