@@ -6,7 +6,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InternalServerError } from '../../core/errors/index.js';
+import { InternalServerError, ServiceUnavailable } from '../../core/errors/index.js';
 import { ListenError, PortInUseError } from './errors.js';
 import { type PipelineOptions, payloadTooLarge, RequestPipeline } from './pipeline.js';
 import type { ProtocolService } from './services.js';
@@ -22,6 +22,17 @@ import {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8000;
+/**
+ * Request bodies buffered at once, all requests together: four bodies of the largest size. Past
+ * it a request is answered 503 (retried by the SDKs) instead of held in memory: 40 stalled
+ * 15 MiB uploads took RSS from 110 to 691 MiB before (docs/security.md, "Resource bounds").
+ */
+export const DEFAULT_MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
+/**
+ * Time to receive a whole request, headers and body; then node:http answers 408 and closes the
+ * connection. 30 s lets 16 MiB arrive at 4.5 Mbit/s; node's own default is 300 s.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface ServerOptions extends PipelineOptions {
   /** Interface to bind (default `127.0.0.1`: reachable from this machine only). */
@@ -35,6 +46,10 @@ export interface ServerOptions extends PipelineOptions {
    * reuse window, so a client never reuses a socket the server is closing.
    */
   readonly keepAliveTimeoutMs?: number;
+  /** Bytes of request bodies buffered at once, all requests together (default 64 MiB). */
+  readonly maxBufferedBodyBytes?: number;
+  /** Time to receive a whole request before answering 408 (default 30 s). */
+  readonly requestTimeoutMs?: number;
 }
 
 /** Where the server listens. */
@@ -66,6 +81,9 @@ export class EddyServer {
   private readonly host: string;
   private readonly port: number;
   private readonly shutdownTimeoutMs: number;
+  private readonly maxBufferedBodyBytes: number;
+  /** Bytes of the bodies arriving now (declared lengths, or what arrived of chunked ones). */
+  private bufferedBodyBytes = 0;
   private closing: Promise<void> | undefined;
   private bound: BoundAddress | undefined;
   /** Answers waiting for the end of this poll phase, as `[response, wire, response, wire, ...]`. */
@@ -78,7 +96,15 @@ export class EddyServer {
     this.host = options.host ?? DEFAULT_HOST;
     this.port = options.port ?? DEFAULT_PORT;
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
-    this.http = createServer({ keepAliveTimeout: options.keepAliveTimeoutMs ?? 65_000 });
+    this.maxBufferedBodyBytes = options.maxBufferedBodyBytes ?? DEFAULT_MAX_BUFFERED_BODY_BYTES;
+    const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.http = createServer({
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 65_000,
+      requestTimeout,
+      // node:http looks for timed-out requests this often (default 30 s, which would let a slow
+      // body live up to twice the timeout).
+      connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+    });
     this.http.on('request', (request: IncomingMessage, response: ServerResponse) =>
       this.onRequest(request, response),
     );
@@ -86,6 +112,10 @@ export class EddyServer {
     this.http.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
       if (this.declaredTooLarge(request)) {
         this.rejectTooLarge(request, response);
+        return;
+      }
+      if (this.bufferedBodyBytes + declaredLength(request) > this.maxBufferedBodyBytes) {
+        this.rejectBusy(request, response);
         return;
       }
       response.writeContinue();
@@ -166,31 +196,56 @@ export class EddyServer {
       return;
     }
     const limit = this.pipeline.maxBodyBytes;
+    // The body's share of the buffering budget: its declared length up front, so bodies that
+    // stall cannot hold more than the budget between them; a chunked body's as it arrives.
+    let reserved = declaredLength(request);
+    if (reserved > 0) {
+      if (this.bufferedBodyBytes + reserved > this.maxBufferedBodyBytes) {
+        this.rejectBusy(request, response);
+        return;
+      }
+      this.bufferedBodyBytes += reserved;
+    }
+    const release = () => {
+      this.bufferedBodyBytes -= reserved;
+      reserved = 0;
+    };
     // Most bodies arrive as one chunk: keep it alone, and only gather an array for several.
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
     let length = 0;
     let rejected = false;
+    const reject = (answer: (request: IncomingMessage, response: ServerResponse) => void) => {
+      // Answer now and stop keeping what arrives.
+      rejected = true;
+      first = undefined;
+      chunks = undefined;
+      release();
+      answer(request, response);
+    };
     request.on('data', (chunk: Buffer) => {
       if (rejected) return;
       length += chunk.length;
-      if (length > limit) {
-        // A chunked body that grew past the limit: answer now and stop keeping what arrives.
-        rejected = true;
-        first = undefined;
-        chunks = undefined;
-        this.rejectTooLarge(request, response);
-        return;
+      // A chunked body that grew past the limit.
+      if (length > limit) return reject(this.rejectTooLarge);
+      if (length > reserved) {
+        if (this.bufferedBodyBytes + length - reserved > this.maxBufferedBodyBytes)
+          return reject(this.rejectBusy);
+        this.bufferedBodyBytes += length - reserved;
+        reserved = length;
       }
       if (first === undefined) first = chunk;
       else (chunks ??= [first]).push(chunk);
     });
     request.on('end', () => {
+      release();
       if (rejected) return;
       const body = chunks !== undefined ? Buffer.concat(chunks, length) : (first ?? EMPTY_BODY);
       this.respond(request, response, body);
     });
-    // A client that disconnects mid-body: nothing to answer, nothing to log.
+    // A client that disconnects mid-body, or a body that took too long (node:http answers 408
+    // and destroys the socket): nothing to answer, nothing to log, the budget back.
+    request.on('close', release);
     request.on('error', ignoreError);
   }
 
@@ -263,12 +318,31 @@ export class EddyServer {
     response.end(wire.body);
   }
 
-  private rejectTooLarge(request: IncomingMessage, response: ServerResponse): void {
+  private readonly rejectTooLarge = (request: IncomingMessage, response: ServerResponse): void => {
+    this.refuseBody(request, response, payloadTooLarge());
+  };
+
+  /** 503 while the buffering budget is spent (`maxBufferedBodyBytes`). */
+  private readonly rejectBusy = (request: IncomingMessage, response: ServerResponse): void => {
+    const error = new ServiceUnavailable(
+      `eddy is receiving ${this.maxBufferedBodyBytes} bytes of request bodies already; retry shortly`,
+    );
+    const answer = jsonResponse(
+      503,
+      Buffer.from(JSON.stringify(error.toWire())),
+      PLAIN_JSON,
+      newRequestId(),
+      false,
+    );
+    this.refuseBody(request, response, { ...answer, headers: [...answer.headers, 'Connection', 'close'] });
+  };
+
+  private refuseBody(request: IncomingMessage, response: ServerResponse, answer: WireResponse): void {
     // Discard whatever else arrives; `Connection: close` ends the socket once the answer is out.
     request.removeAllListeners('data');
     request.on('error', ignoreError);
     request.resume();
-    this.writeNow(response, payloadTooLarge());
+    this.writeNow(response, answer);
   }
 
   /** The pipeline never throws; this is the last guard so a bug can never crash the server. */
@@ -281,6 +355,12 @@ export class EddyServer {
 }
 
 const EMPTY_BODY = Buffer.alloc(0);
+
+/** The body's declared length (node:http has refused a malformed Content-Length already). */
+function declaredLength(request: IncomingMessage): number {
+  const declared = request.headers['content-length'];
+  return declared === undefined ? 0 : Number(declared);
+}
 
 /** A client that disconnects mid-body: nothing to answer, nothing to log. */
 function ignoreError(): void {}
