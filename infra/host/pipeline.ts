@@ -9,17 +9,25 @@ import {
 } from '../../core/errors/index.js';
 import type { RequestContext } from '../../core/operation.js';
 import { acceptedContentType } from './contentType.js';
+import { CorsPolicy, type CorsSetting } from './cors.js';
 import { createHostLogger } from './logger.js';
+import {
+  corsPreflight,
+  errorResponse,
+  forbiddenOrigin,
+  notFound,
+  payloadTooLarge,
+  type ResponseContext,
+  textResponse,
+} from './responses.js';
 import { dynamoDbService, type ProtocolService } from './services.js';
 import { readSignature, signingRegion } from './signature.js';
 import { type AccessKey, SignatureVerifier } from './signatureVerifier.js';
 import {
-  bodyCrc32,
   JSON_1_0,
   jsonResponse,
   newRequestId,
   PLAIN_JSON,
-  UNKNOWN_OPERATION_XML,
   type WireRequest,
   type WireResponse,
 } from './wire.js';
@@ -37,6 +45,11 @@ export interface PipelineOptions {
   readonly accountId?: string;
   /** Largest accepted body in bytes (default 16 MiB). */
   readonly maxBodyBytes?: number;
+  /**
+   * Which web pages may call from a browser: by default pages from this machine only; more
+   * origins, or `*` for every origin as DynamoDB answers (see `cors.ts`).
+   */
+  readonly cors?: CorsSetting;
   /** Keys whose SigV4 signatures are verified. Empty or absent: any well-formed credentials pass. */
   readonly accessKeys?: readonly AccessKey[];
   /** The machine's clock in ms, which signing times must be within 15 minutes of (default `Date.now`). */
@@ -59,13 +72,6 @@ export interface PipelineOptions {
   ) => Promise<void> | undefined;
 }
 
-/** What every response of one request shares. */
-interface ResponseContext {
-  readonly requestId: string;
-  readonly contentType: string;
-  readonly cors: boolean;
-}
-
 /**
  * The DynamoDB JSON 1.0 protocol, transport-free: a `WireRequest` in, a `WireResponse` out. The
  * HTTP server and the in-process client both call `handle`, so they answer byte for byte alike.
@@ -81,6 +87,7 @@ export class RequestPipeline {
   readonly logger: Logger;
   private readonly logRequests: boolean;
   private readonly verifier: SignatureVerifier | undefined;
+  private readonly cors: CorsPolicy;
   private readonly services = new Map<string, ProtocolService>();
   private readonly targets = new Map<string, { service: ProtocolService; operation: string }>();
   private readonly startedAt = Date.now();
@@ -100,6 +107,7 @@ export class RequestPipeline {
         ? new SignatureVerifier(options.accessKeys, options.wallClock)
         : undefined;
     this.version = options.version;
+    this.cors = new CorsPolicy(options.cors);
     this.registerService(dynamoDbService(options.engine));
   }
 
@@ -141,16 +149,22 @@ export class RequestPipeline {
   /** Answers one request. Synchronous unless signatures are verified or a service is async. */
   handle(request: WireRequest): WireResponse | Promise<WireResponse> {
     if (request.body.length > this.maxBodyBytes) return payloadTooLarge();
-    const cors = request.header('origin') !== undefined;
-    if (request.method !== 'POST') return this.handleNonPost(request, newRequestId(), cors);
+    // A browser says where the calling page comes from; only the allowed origins are served.
+    const origin = request.header('origin');
+    let corsOrigin: string | undefined;
+    if (origin !== undefined) {
+      corsOrigin = this.cors.allow(origin);
+      if (corsOrigin === undefined) return forbiddenOrigin(origin, newRequestId());
+    }
+    if (request.method !== 'POST') return this.handleNonPost(request, newRequestId(), corsOrigin);
     const contentType = acceptedContentType(request.header('content-type'));
     const hasBody = request.body.length > 0;
     // Spec §1.1.2: a foreign content type only matters when there is a body to interpret.
-    if (contentType === undefined && hasBody) return notFound(newRequestId(), cors);
+    if (contentType === undefined && hasBody) return notFound(newRequestId(), corsOrigin);
     const context: ResponseContext = {
       requestId: newRequestId(),
       contentType: contentType === JSON_1_0 ? JSON_1_0 : PLAIN_JSON, // spec §1.1.3
-      cors,
+      corsOrigin,
     };
     let input: unknown;
     if (hasBody) {
@@ -291,7 +305,7 @@ export class RequestPipeline {
       Buffer.from(service.serialize === undefined ? JSON.stringify(output) : service.serialize(output)),
       context.contentType,
       context.requestId,
-      context.cors,
+      context.corsOrigin,
     );
     if (this.logRequests) this.logRequest(`${service.targetPrefix}.${operation}`, 200, context, started);
     return response;
@@ -323,19 +337,24 @@ export class RequestPipeline {
     this.logger.info({ requestId: context.requestId, target, status, ms, error }, 'request');
   }
 
-  private handleNonPost(request: WireRequest, requestId: string, cors: boolean): WireResponse {
-    if (request.method === 'OPTIONS' && cors) return corsPreflight(request, requestId);
+  private handleNonPost(
+    request: WireRequest,
+    requestId: string,
+    corsOrigin: string | undefined,
+  ): WireResponse {
+    if (request.method === 'OPTIONS' && corsOrigin !== undefined)
+      return corsPreflight(request, requestId, corsOrigin);
     if (request.method === 'GET') {
       const path = pathOf(request.url);
       // Spec §1.1.6: the service's own health text, trailing space included.
       if (path === '/')
-        return textResponse(`healthy: dynamodb.${this.region}.amazonaws.com `, requestId, cors);
+        return textResponse(`healthy: dynamodb.${this.region}.amazonaws.com `, requestId, corsOrigin);
       if (path === HEALTH_PATH) {
         const body = Buffer.from(JSON.stringify(this.health()));
-        return jsonResponse(200, body, PLAIN_JSON, requestId, cors);
+        return jsonResponse(200, body, PLAIN_JSON, requestId, corsOrigin);
       }
     }
-    return notFound(requestId, cors);
+    return notFound(requestId, corsOrigin);
   }
 
   /** `GET /_eddy/health`: a JSON summary for scripts and container health checks. */
@@ -359,59 +378,4 @@ export class RequestPipeline {
 function pathOf(url: string): string {
   const mark = url.indexOf('?');
   return mark === -1 ? url : url.slice(0, mark);
-}
-
-/** Spec §1.2.2: the error's wire JSON (`__type`, `message` or `Message`), status 400 or 500. */
-function errorResponse(error: DynamoDbError, context: ResponseContext): WireResponse {
-  const body = Buffer.from(JSON.stringify(error.toWire()));
-  return jsonResponse(error.statusCode, body, context.contentType, context.requestId, context.cors);
-}
-
-const UNKNOWN_OPERATION_XML_CRC = bodyCrc32(UNKNOWN_OPERATION_XML);
-
-/** Spec §1.1.2: 404 `<UnknownOperationException/>` for non-POST methods and foreign content types. */
-function notFound(requestId: string, cors: boolean): WireResponse {
-  const headers = [
-    'x-amzn-RequestId',
-    requestId,
-    'x-amz-crc32',
-    UNKNOWN_OPERATION_XML_CRC,
-    'Content-Length',
-    String(UNKNOWN_OPERATION_XML.length),
-  ];
-  if (cors) headers.push('Access-Control-Allow-Origin', '*');
-  return { statusCode: 404, headers, body: UNKNOWN_OPERATION_XML };
-}
-
-/** Spec §1.1.4: over the limit, 413 before anything is parsed; no request id. */
-export function payloadTooLarge(): WireResponse {
-  return { statusCode: 413, headers: ['Content-Length', '0', 'Connection', 'close'], body: Buffer.alloc(0) };
-}
-
-function textResponse(text: string, requestId: string, cors: boolean): WireResponse {
-  const body = Buffer.from(text);
-  const headers = [
-    'x-amzn-RequestId',
-    requestId,
-    'x-amz-crc32',
-    bodyCrc32(body),
-    'Content-Type',
-    'text/plain',
-    'Content-Length',
-    String(body.length),
-  ];
-  if (cors) headers.push('Access-Control-Allow-Origin', '*');
-  return { statusCode: 200, headers, body };
-}
-
-/** Spec §1.1.6: `OPTIONS` with `Origin` answers 200, empty, echoing the requested headers and method. */
-function corsPreflight(request: WireRequest, requestId: string): WireResponse {
-  const headers = ['x-amzn-RequestId', requestId, 'Access-Control-Allow-Origin', '*'];
-  const requestedHeaders = request.header('access-control-request-headers');
-  if (requestedHeaders !== undefined) headers.push('Access-Control-Allow-Headers', requestedHeaders);
-  const requestedMethod = request.header('access-control-request-method');
-  if (requestedMethod !== undefined) headers.push('Access-Control-Allow-Methods', requestedMethod);
-  // CRC-32 of the empty body is 0 (spec §1.2.1: every response carries one).
-  headers.push('Access-Control-Max-Age', '172800', 'x-amz-crc32', '0', 'Content-Length', '0');
-  return { statusCode: 200, headers, body: Buffer.alloc(0) };
 }

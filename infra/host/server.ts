@@ -8,7 +8,9 @@ import {
 import type { AddressInfo } from 'node:net';
 import { InternalServerError, ServiceUnavailable } from '../../core/errors/index.js';
 import { ListenError, PortInUseError } from './errors.js';
-import { type PipelineOptions, payloadTooLarge, RequestPipeline } from './pipeline.js';
+import { type AllowedHosts, HostCheck, isLoopbackAddress } from './hostCheck.js';
+import { type PipelineOptions, RequestPipeline } from './pipeline.js';
+import { forbiddenHost, payloadTooLarge } from './responses.js';
 import type { ProtocolService } from './services.js';
 import {
   type HeaderRecord,
@@ -50,6 +52,11 @@ export interface ServerOptions extends PipelineOptions {
   readonly maxBufferedBodyBytes?: number;
   /** Time to receive a whole request before answering 408 (default 30 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Host names served besides this machine's own while bound to loopback (`*`: any). A request
+   * naming another host is refused (403): that is how DNS rebinding reaches a local server.
+   */
+  readonly allowedHosts?: AllowedHosts;
 }
 
 /** Where the server listens. */
@@ -82,6 +89,9 @@ export class EddyServer {
   private readonly port: number;
   private readonly shutdownTimeoutMs: number;
   private readonly maxBufferedBodyBytes: number;
+  private readonly allowedHosts: HostCheck;
+  /** The Host check, while bound to a loopback address. */
+  private hostCheck: HostCheck | undefined;
   /** Bytes of the bodies arriving now (declared lengths, or what arrived of chunked ones). */
   private bufferedBodyBytes = 0;
   private closing: Promise<void> | undefined;
@@ -97,6 +107,7 @@ export class EddyServer {
     this.port = options.port ?? DEFAULT_PORT;
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
     this.maxBufferedBodyBytes = options.maxBufferedBodyBytes ?? DEFAULT_MAX_BUFFERED_BODY_BYTES;
+    this.allowedHosts = new HostCheck(options.allowedHosts);
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.http = createServer({
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 65_000,
@@ -110,6 +121,7 @@ export class EddyServer {
     );
     // `Expect: 100-continue`: refuse an oversized body before the client sends it.
     this.http.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+      if (this.foreignHost(request, response)) return;
       if (this.declaredTooLarge(request)) {
         this.rejectTooLarge(request, response);
         return;
@@ -152,6 +164,7 @@ export class EddyServer {
         const info = this.http.address() as AddressInfo;
         const urlHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
         this.bound = { host: info.address, port: info.port, url: `http://${urlHost}:${info.port}` };
+        this.hostCheck = isLoopbackAddress(info.address) ? this.allowedHosts : undefined;
         resolve(this.bound);
       };
       this.http.once('error', onError);
@@ -189,7 +202,16 @@ export class EddyServer {
     return declared !== undefined && Number(declared) > this.pipeline.maxBodyBytes;
   }
 
+  /** Refuses (403) a request whose Host is not this machine while bound to loopback. */
+  private foreignHost(request: IncomingMessage, response: ServerResponse): boolean {
+    const host = request.headers.host;
+    if (this.hostCheck === undefined || this.hostCheck.allows(host)) return false;
+    this.refuseBody(request, response, forbiddenHost(host ?? '', newRequestId()));
+    return true;
+  }
+
   private onRequest(request: IncomingMessage, response: ServerResponse): void {
+    if (this.foreignHost(request, response)) return;
     // Spec §1.1.4: refuse by the declared length first, so an oversized body is never buffered.
     if (this.declaredTooLarge(request)) {
       this.rejectTooLarge(request, response);
@@ -332,7 +354,7 @@ export class EddyServer {
       Buffer.from(JSON.stringify(error.toWire())),
       PLAIN_JSON,
       newRequestId(),
-      false,
+      undefined,
     );
     this.refuseBody(request, response, { ...answer, headers: [...answer.headers, 'Connection', 'close'] });
   };
@@ -350,7 +372,7 @@ export class EddyServer {
     this.pipeline.logger.error({ err: error }, 'internal error outside the pipeline');
     const wireError = new InternalServerError('Internal server error');
     const body = Buffer.from(JSON.stringify(wireError.toWire()));
-    return jsonResponse(500, body, PLAIN_JSON, newRequestId(), false);
+    return jsonResponse(500, body, PLAIN_JSON, newRequestId(), undefined);
   }
 }
 
