@@ -39,8 +39,8 @@ describe('fuzzing eddy over HTTP', () => {
           outcome.internalErrors.length > 0;
         if (failed) throw new Error(JSON.stringify(outcome, null, 2));
       }),
-      // At most 20 s of the 30 s budget: the CI machine has two cores shared by every suite.
-      { numRuns: 2_000, interruptAfterTimeLimit: 20_000, seed: seedFromEnvironment() },
+      // At most 15 s of the 30 s budget: the CI machine has two cores shared by every suite.
+      { numRuns: 2_000, interruptAfterTimeLimit: 15_000, seed: seedFromEnvironment() },
     );
     const after = await target.run({ kind: 'mutated', template: 0, target: -1, mutations: [] });
     expect(after.crashed).toBe(false);
