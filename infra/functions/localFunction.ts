@@ -71,10 +71,10 @@ export interface LocalFunctionEnvironment {
 const KEPT_LOG_LINES = 1000;
 
 /**
- * A Lambda function run locally (spec §2.2.1: invoked synchronously). Each invocation gets a
- * Lambda `Context` and a timeout on the engine clock; a handler that throws, rejects, times out
- * or crashes its worker is a failed invocation (`status: 'error'`, spec §2.3.1). Every invocation
- * is logged (`invocations`).
+ * A Lambda function run locally (docs/streams-and-lambda.md §2.2.1: invoked synchronously). Each invocation
+ * gets a Lambda `Context` and a timeout on the engine clock; a handler that throws, rejects, times out
+ * or crashes its worker is a failed invocation (`status: 'error'`, docs/streams-and-lambda.md §2.3.1). Every
+ * invocation is logged (`invocations`).
  */
 export class LocalFunction implements MappedFunction {
   readonly functionName: string;
@@ -146,22 +146,26 @@ export class LocalFunction implements MappedFunction {
 
   /**
    * Fault injection: the next `count` events are delivered twice in a row, as at-least-once
-   * delivery may do (spec §2.2.4). For testing that a handler is idempotent.
+   * delivery may do (docs/streams-and-lambda.md §2.2.4). For testing that a handler is idempotent.
    */
   duplicateNext(count: number): void {
     this.injectedDuplicates = count;
   }
 
-  async invoke(event: unknown): Promise<InvocationResult> {
+  /**
+   * Runs the handler once with `event`. `requestId` gives the invocation its id (the Lambda API's
+   * Invoke answers with it, and an asynchronous event keeps one id across its retries); by
+   * default a fresh one.
+   */
+  async invoke(event: unknown, options: { readonly requestId?: string } = {}): Promise<InvocationResult> {
     if (this.injectedDuplicates > 0) {
       this.injectedDuplicates--;
-      await this.invokeOnce(event);
+      await this.invokeOnce(event, randomUUID());
     }
-    return this.invokeOnce(event);
+    return this.invokeOnce(event, options.requestId ?? randomUUID());
   }
 
-  private async invokeOnce(event: unknown): Promise<InvocationResult> {
-    const requestId = randomUUID();
+  private async invokeOnce(event: unknown, requestId: string): Promise<InvocationResult> {
     const clock = this.environment.clock;
     const startedAt = clock.now();
     const started = performance.now();
@@ -191,7 +195,10 @@ export class LocalFunction implements MappedFunction {
     }
     const durationMs = performance.now() - started;
     // The runtime logs a failed invocation's error as an ERROR line (Lambda's "Invoke Error").
-    if (!outcome.ok) write('ERROR', `Invoke Error \t${JSON.stringify(outcome.error)}`);
+    if (!outcome.ok) {
+      const { errorType, errorMessage } = outcome.error;
+      write('ERROR', `Invoke Error \t${JSON.stringify({ errorType, errorMessage })}`);
+    }
     emit(endLine(requestId));
     emit(reportLine(requestId, durationMs, this.memory));
     const entry: InvocationLogEntry = outcome.ok
@@ -217,8 +224,8 @@ export class LocalFunction implements MappedFunction {
         };
     this.log.add(entry);
     return outcome.ok
-      ? { requestId, status: 'ok', payload: outcome.result }
-      : { requestId, status: 'error', error: outcome.error };
+      ? { requestId, status: 'ok', payload: outcome.result, logs }
+      : { requestId, status: 'error', error: outcome.error, logs };
   }
 
   private async inProcess(

@@ -4,8 +4,9 @@ import { isIP } from 'node:net';
  * DNS rebinding: a web page at `http://evil.example:8000` whose name is made to resolve to
  * 127.0.0.1 reaches a server bound to loopback as its own origin, so CORS does not stop it. Its
  * requests still carry `Host: evil.example:8000`. A server bound to loopback serves only Host
- * names that mean this machine (loopback addresses, `localhost` and `*.localhost`, RFC 6761
- * §6.3) and those the user allowed (`--allowed-hosts`, `server.allowedHosts`); docs/security.md.
+ * names that mean this machine (loopback addresses, `localhost` and `*.localhost`,
+ * RFC 6761 §6.3) and those the user allowed (`--allowed-hosts`, `server.allowedHosts`);
+ * docs/security.md.
  */
 export type AllowedHosts = '*' | readonly string[];
 

@@ -20,6 +20,8 @@ import {
   type ResponseContext,
   textResponse,
 } from './responses.js';
+import { RestDispatcher } from './restDispatcher.js';
+import type { RestService } from './restService.js';
 import { dynamoDbService, type ProtocolService } from './services.js';
 import { readSignature, signingRegion } from './signature.js';
 import { type AccessKey, SignatureVerifier } from './signatureVerifier.js';
@@ -32,7 +34,7 @@ import {
   type WireResponse,
 } from './wire.js';
 
-/** The service's request size limit (spec §1.1.4): 16 MiB, exactly 16 MiB passes. */
+/** The service's request size limit (docs/dynamodb.md §1.1.4): 16 MiB, exactly 16 MiB passes. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** The path of eddy's own health check, outside the AWS protocol. */
 export const HEALTH_PATH = '/_eddy/health';
@@ -76,7 +78,7 @@ export interface PipelineOptions {
  * The DynamoDB JSON 1.0 protocol, transport-free: a `WireRequest` in, a `WireResponse` out. The
  * HTTP server and the in-process client both call `handle`, so they answer byte for byte alike.
  *
- * Checks run in the service's order (spec §8.1): 413 → 404 → JSON → target → auth → empty body
+ * Checks run in the service's order (docs/dynamodb.md §8.1): 413 → 404 → JSON → target → auth → empty body
  * → the engine's own order.
  */
 export class RequestPipeline {
@@ -93,6 +95,7 @@ export class RequestPipeline {
   private readonly startedAt = Date.now();
   private readonly version: string | undefined;
   private readonly afterCall: PipelineOptions['afterCall'];
+  private readonly rest: RestDispatcher;
 
   constructor(options: PipelineOptions) {
     this.afterCall = options.afterCall;
@@ -109,6 +112,24 @@ export class RequestPipeline {
     this.version = options.version;
     this.cors = new CorsPolicy(options.cors);
     this.registerService(dynamoDbService(options.engine));
+    this.rest = new RestDispatcher({
+      region: this.region,
+      accountId: this.accountId,
+      verifier: this.verifier,
+      logger: this.logger,
+      logRequests: this.logRequests,
+      afterCall: this.afterCall,
+      corsPreflight,
+    });
+  }
+
+  /**
+   * Adds a REST API (operations chosen by method and path, e.g. the Lambda API under
+   * `/2015-03-31/`): every request whose path the service owns goes to it.
+   * @throws Error when a service of that name is registered already.
+   */
+  registerRestService(service: RestService): void {
+    this.rest.register(service);
   }
 
   /**
@@ -126,7 +147,7 @@ export class RequestPipeline {
   }
 
   /**
-   * `X-Amz-Target` → service and operation (spec §1.2.5), cached: a few dozen distinct targets
+   * `X-Amz-Target` → service and operation (docs/dynamodb.md §1.2.5), cached: a few dozen distinct targets
    * arrive over and over. Unknown targets are not cached (they are errors, and cheap enough).
    */
   private resolveTarget(target: string): { service: ProtocolService; operation: string } | undefined {
@@ -156,14 +177,20 @@ export class RequestPipeline {
       corsOrigin = this.cors.allow(origin);
       if (corsOrigin === undefined) return forbiddenOrigin(origin, newRequestId());
     }
+    // The JSON 1.0 APIs answer at `/`; any other path may belong to a REST service.
+    if (request.url !== '/' && this.rest.size > 0) {
+      const path = pathOf(request.url);
+      const owner = this.rest.find(path);
+      if (owner !== undefined) return this.rest.handle(owner, request, path, corsOrigin);
+    }
     if (request.method !== 'POST') return this.handleNonPost(request, newRequestId(), corsOrigin);
     const contentType = acceptedContentType(request.header('content-type'));
     const hasBody = request.body.length > 0;
-    // Spec §1.1.2: a foreign content type only matters when there is a body to interpret.
+    // docs/dynamodb.md §1.1.2: a foreign content type only matters when there is a body to interpret.
     if (contentType === undefined && hasBody) return notFound(newRequestId(), corsOrigin);
     const context: ResponseContext = {
       requestId: newRequestId(),
-      contentType: contentType === JSON_1_0 ? JSON_1_0 : PLAIN_JSON, // spec §1.1.3
+      contentType: contentType === JSON_1_0 ? JSON_1_0 : PLAIN_JSON, // docs/dynamodb.md §1.1.3
       corsOrigin,
     };
     let input: unknown;
@@ -192,7 +219,7 @@ export class RequestPipeline {
     return this.execute(service, operation, input, { accountId: this.accountId, region }, context);
   }
 
-  /** With configured keys: the full signature check first (spec §1.2.6), then the operation. */
+  /** With configured keys: the full signature check first (docs/dynamodb.md §1.2.6), then the operation. */
   private async verifyThenExecute(
     request: WireRequest,
     service: ProtocolService,
@@ -221,7 +248,7 @@ export class RequestPipeline {
     requestContext: RequestContext,
     context: ResponseContext,
   ): WireResponse | Promise<WireResponse> {
-    // Spec §1.2.4: an empty body, or JSON that is not an object, once the caller is known.
+    // docs/dynamodb.md §1.2.4: an empty body, or JSON that is not an object, once the caller is known.
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return errorResponse(new SerializationException(), context);
     }
@@ -346,7 +373,7 @@ export class RequestPipeline {
       return corsPreflight(request, requestId, corsOrigin);
     if (request.method === 'GET') {
       const path = pathOf(request.url);
-      // Spec §1.1.6: the service's own health text, trailing space included.
+      // docs/dynamodb.md §1.1.6: the service's own health text, trailing space included.
       if (path === '/')
         return textResponse(`healthy: dynamodb.${this.region}.amazonaws.com `, requestId, corsOrigin);
       if (path === HEALTH_PATH) {
@@ -370,6 +397,7 @@ export class RequestPipeline {
       uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
       tables,
       targets: this.targetPrefixes,
+      ...(this.rest.size === 0 ? {} : { restApis: this.rest.names }),
       signatureVerification: this.verifier !== undefined,
     };
   }

@@ -17,7 +17,7 @@ export interface ResponseContext {
   readonly corsOrigin: string | undefined;
 }
 
-/** Spec §1.2.2: the error's wire JSON (`__type`, `message` or `Message`), status 400 or 500. */
+/** docs/dynamodb.md §1.2.2: the error's wire JSON (`__type`, `message` or `Message`), status 400 or 500. */
 export function errorResponse(error: DynamoDbError, context: ResponseContext): WireResponse {
   const body = Buffer.from(JSON.stringify(error.toWire()));
   return jsonResponse(error.statusCode, body, context.contentType, context.requestId, context.corsOrigin);
@@ -25,7 +25,7 @@ export function errorResponse(error: DynamoDbError, context: ResponseContext): W
 
 const UNKNOWN_OPERATION_XML_CRC = bodyCrc32(UNKNOWN_OPERATION_XML);
 
-/** Spec §1.1.2: 404 `<UnknownOperationException/>` for non-POST methods and foreign content types. */
+/** docs/dynamodb.md §1.1.2: 404 `<UnknownOperationException/>` for non-POST methods and foreign content types. */
 export function notFound(requestId: string, corsOrigin: string | undefined): WireResponse {
   const headers = [
     'x-amzn-RequestId',
@@ -39,7 +39,7 @@ export function notFound(requestId: string, corsOrigin: string | undefined): Wir
   return { statusCode: 404, headers, body: UNKNOWN_OPERATION_XML };
 }
 
-/** Spec §1.1.4: over the limit, 413 before anything is parsed; no request id. */
+/** docs/dynamodb.md §1.1.4: over the limit, 413 before anything is parsed; no request id. */
 export function payloadTooLarge(): WireResponse {
   return { statusCode: 413, headers: ['Content-Length', '0', 'Connection', 'close'], body: Buffer.alloc(0) };
 }
@@ -60,7 +60,7 @@ export function textResponse(text: string, requestId: string, corsOrigin: string
   return { statusCode: 200, headers, body };
 }
 
-/** Spec §1.1.6: `OPTIONS` with `Origin` answers 200, empty, echoing the requested headers and method. */
+/** docs/dynamodb.md §1.1.6: `OPTIONS` with `Origin` answers 200, empty, echoing the requested headers and method. */
 export function corsPreflight(request: WireRequest, requestId: string, corsOrigin: string): WireResponse {
   const headers = ['x-amzn-RequestId', requestId];
   allowOrigin(headers, corsOrigin);
@@ -68,7 +68,7 @@ export function corsPreflight(request: WireRequest, requestId: string, corsOrigi
   if (requestedHeaders !== undefined) headers.push('Access-Control-Allow-Headers', requestedHeaders);
   const requestedMethod = request.header('access-control-request-method');
   if (requestedMethod !== undefined) headers.push('Access-Control-Allow-Methods', requestedMethod);
-  // CRC-32 of the empty body is 0 (spec §1.2.1: every response carries one).
+  // CRC-32 of the empty body is 0 (docs/dynamodb.md §1.2.1: every response carries one).
   headers.push('Access-Control-Max-Age', '172800', 'x-amz-crc32', '0', 'Content-Length', '0');
   return { statusCode: 200, headers, body: Buffer.alloc(0) };
 }

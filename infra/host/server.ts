@@ -11,6 +11,7 @@ import { ListenError, PortInUseError } from './errors.js';
 import { type AllowedHosts, HostCheck, isLoopbackAddress } from './hostCheck.js';
 import { type PipelineOptions, RequestPipeline } from './pipeline.js';
 import { forbiddenHost, payloadTooLarge } from './responses.js';
+import type { RestService } from './restService.js';
 import type { ProtocolService } from './services.js';
 import {
   type HeaderRecord,
@@ -140,6 +141,11 @@ export class EddyServer {
     this.pipeline.registerService(service);
   }
 
+  /** Adds a REST API chosen by method and path (see `RestService`). */
+  registerRestService(service: RestService): void {
+    this.pipeline.registerRestService(service);
+  }
+
   /** The bound address once `listen()` resolved. */
   get address(): BoundAddress | undefined {
     return this.bound;
@@ -212,7 +218,7 @@ export class EddyServer {
 
   private onRequest(request: IncomingMessage, response: ServerResponse): void {
     if (this.foreignHost(request, response)) return;
-    // Spec §1.1.4: refuse by the declared length first, so an oversized body is never buffered.
+    // docs/dynamodb.md §1.1.4: refuse by the declared length first, so an oversized body is never buffered.
     if (this.declaredTooLarge(request)) {
       this.rejectTooLarge(request, response);
       return;

@@ -36,8 +36,8 @@ const QUERY_AUTH_PARAMETERS = new Set([
 export const MAX_CLOCK_SKEW_MS = 15 * 60_000;
 
 /**
- * Verifies SigV4 signatures against configured keys (spec §1.2.6), in the service's order: the
- * signing time against the clock, the credential scope, the key id
+ * Verifies SigV4 signatures against configured keys (docs/dynamodb.md §1.2.6), in the service's
+ * order: the signing time against the clock, the credential scope, the key id
  * (`UnrecognizedClientException`), then the signature (`InvalidSignatureException`), with the
  * service's messages. `@smithy/signature-v4` recomputes the signature from the headers the client
  * said it signed, so eddy agrees with the SDKs by construction.
@@ -55,11 +55,18 @@ export class SignatureVerifier {
     for (const key of keys) this.keys.set(key.accessKeyId, key);
   }
 
-  /** Resolves to the caller's key, or rejects with the service's error. */
-  async verify(request: WireRequest, signature: RequestSignature): Promise<AccessKey> {
+  /**
+   * Resolves to the caller's key, or rejects with the service's error. `signingName` is the
+   * credential scope's service (`dynamodb`, which the Streams API signs with too; `lambda`).
+   */
+  async verify(
+    request: WireRequest,
+    signature: RequestSignature,
+    signingName = SIGNING_SERVICE,
+  ): Promise<AccessKey> {
     const signingDate = parseAmzDate(signature.date);
     checkClockSkew(signature.date, signingDate, this.now());
-    checkScope(signature);
+    checkScope(signature, signingName);
     const signedHeaders = signature.signedHeaders.split(';');
     if (!signedHeaders.includes('host')) {
       throw new InvalidSignatureException("'Host' must be a 'SignedHeader' in the AWS Authorization.");
@@ -214,10 +221,10 @@ function amzDate(ms: number): string {
 }
 
 /** Scope checks, reported together as the service does (messages from recorded responses). */
-function checkScope(signature: RequestSignature): void {
+function checkScope(signature: RequestSignature, signingName: string): void {
   let problems = scopeRegionProblem(signature.scopeRegion);
-  if (signature.scopeService !== SIGNING_SERVICE) {
-    problems += `Credential should be scoped to correct service: '${SIGNING_SERVICE}'. `;
+  if (signature.scopeService !== signingName) {
+    problems += `Credential should be scoped to correct service: '${signingName}'. `;
   }
   if (signature.scopeTerminator !== 'aws4_request') {
     problems += `Credential should be scoped with a valid terminator: 'aws4_request', not '${signature.scopeTerminator}'. `;

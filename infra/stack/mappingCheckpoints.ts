@@ -3,14 +3,13 @@ import type { CheckpointStore } from '../../core/persistence/checkpointStore.js'
 import type { MappingCheckpoint, ShardCheckpoint } from '../../streams/mapping/eventSourceMapping.js';
 
 /**
- * Keeps the config's event source mappings where they were across restarts (DESIGN §1
- * "checkpoint"): each binding gets a UUID derived from its function and table, so the mapping
- * created at the next start is the same mapping; its shard positions go to a `CheckpointStore`
- * (a data directory's, under `--data-dir`) as each batch is done, and are handed back at
- * creation. A restart resumes right after the last batch that finished; a crash may deliver the
- * batch that was in flight again, which Lambda's at-least-once delivery allows ("Lambda reads
- * records from the data stream and invokes your function ... at least once", Lambda developer
- * guide), and never skips one.
+ * Keeps the config's event source mappings where they were across restarts (docs/architecture.md §4): each
+ * binding gets a UUID derived from its function and table, so the mapping created at the next start is the
+ * same mapping; its shard positions go to a `CheckpointStore` (a data directory's, under `--data-dir`) as
+ * each batch is done, and are handed back at creation. A restart resumes right after the last batch that
+ * finished; a crash may deliver the batch that was in flight again, which Lambda's at-least-once delivery
+ * allows ("Lambda reads records from the data stream and invokes your function ... at least once", Lambda
+ * developer guide), and never skips one.
  */
 
 /** The UUID of a config binding: stable across restarts, distinct per function and table. */
@@ -79,6 +78,13 @@ export class MappingCheckpoints {
     saved.set(shardId, value);
     this.write(this.store.set(uuid, shardId, value));
   };
+
+  /** A deleted mapping: its positions go (DeleteEventSourceMapping). */
+  forget(uuid: string): void {
+    if (!this.saved.has(uuid) && this.store.list(uuid).size === 0) return;
+    this.saved.delete(uuid);
+    this.write(this.store.delete(uuid));
+  }
 
   /** The saved positions of a mapping, reset when it reads another stream than before. */
   private streamOf(uuid: string, eventSourceArn: string): Map<string, string> {

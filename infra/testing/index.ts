@@ -1,10 +1,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { VirtualClock } from '../../core/clock.js';
 import type { InvocationRecord } from '../../streams/mapping/index.js';
 import type { EddyConfig } from '../config.js';
 import type { InvocationLogEntry } from '../functions/invocationLog.js';
 import { createHostLogger } from '../host/logger.js';
+import { createLocalLambdaClient } from '../lambda-api/localClient.js';
 import { LocalStack, type StackOptions } from '../stack/localStack.js';
 
 /**
@@ -18,6 +20,7 @@ import { LocalStack, type StackOptions } from '../stack/localStack.js';
  * await stack.settled();                       // indexes caught up, mappings drained
  * expect(stack.invocations('onVote')).toHaveLength(1);
  * await stack.advance('48h');                  // TTL runs, retries back off, windows close
+ * await stack.lambda.send(new ListEventSourceMappingsCommand({}));  // the Lambda API, in process
  * await stack.close();
  * ```
  */
@@ -37,6 +40,11 @@ export class TestStack {
   readonly client: DynamoDBClient;
   /** The same, with native JavaScript values (`@aws-sdk/lib-dynamodb`). */
   readonly documentClient: DynamoDBDocumentClient;
+  /**
+   * A real LambdaClient answered in process by the stack's Lambda API: create functions and
+   * event source mappings, invoke, list, disable... as a test written against AWS does.
+   */
+  readonly lambda: LambdaClient;
   /** The loopback URL, when started with `endpoint: true`. */
   endpoint: string | undefined;
 
@@ -46,6 +54,7 @@ export class TestStack {
   ) {
     this.client = stack.client();
     this.documentClient = DynamoDBDocumentClient.from(this.client);
+    this.lambda = createLocalLambdaClient(stack.pipeline());
   }
 
   get engine() {
@@ -72,7 +81,7 @@ export class TestStack {
 
   /**
    * The failed batches of a function's mappings, as their on-failure destinations received them
-   * (the AWS invocation record, spec §2.5.1).
+   * (the AWS invocation record, docs/streams-and-lambda.md §2.5.1).
    */
   destination(functionName: string): InvocationRecord[] {
     const records: InvocationRecord[] = [];

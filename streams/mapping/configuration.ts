@@ -2,8 +2,8 @@ import type { EventSourceMapping, MappingStateName } from './eventSourceMapping.
 
 /**
  * EventSourceMappingConfiguration, the shape Create/Get/Update/Delete/ListEventSourceMappings
- * answer (spec §2.1.15; members in the order of the recorded responses, DynamoDB members only).
- * https://docs.aws.amazon.com/lambda/latest/api/API_EventSourceMappingConfiguration.html
+ * answer (docs/streams-and-lambda.md §2.1.15; members in the order of the recorded responses, DynamoDB
+ * members only). https://docs.aws.amazon.com/lambda/latest/api/API_EventSourceMappingConfiguration.html
  */
 export interface EventSourceMappingConfiguration {
   readonly BatchSize: number;
@@ -32,7 +32,7 @@ export interface EventSourceMappingConfiguration {
 export function configurationOf(
   mapping: EventSourceMapping,
   where: { readonly accountId: string; readonly region: string },
-  state: MappingStateName = mapping.state,
+  state: MappingStateName = mapping.reportedState,
 ): EventSourceMappingConfiguration {
   const settings = mapping.settings;
   const destination = settings.onFailureDestination;
@@ -56,7 +56,7 @@ export function configurationOf(
     ParallelizationFactor: settings.parallelizationFactor,
     StartingPosition: settings.startingPosition,
     State: state,
-    StateTransitionReason: 'User action',
+    StateTransitionReason: mapping.stateTransitionReason,
     TumblingWindowInSeconds: settings.tumblingWindowInSeconds,
     UUID: mapping.uuid,
   });

@@ -1,20 +1,29 @@
 /**
- * The Lambda API's errors for event source mappings (spec §2.1). Lambda answers REST-JSON: the
- * HTTP status, an `x-amzn-ErrorType` header with the exception name, and a body
+ * The Lambda API's errors for event source mappings (docs/streams-and-lambda.md §2.1). Lambda answers
+ * REST-JSON: the HTTP status, an `x-amzn-ErrorType` header with the exception name, and a body
  * `{"Type": "User", "message": "..."}` (`ValidationException`, raised by the request validator,
- * carries no `Type`). Recorded messages: spec §2.1.14 and LocalStack's AWS-validated snapshots.
+ * carries no `Type`). Recorded messages: docs/streams-and-lambda.md §2.1.14 and LocalStack's AWS-validated
+ * snapshots.
  * https://docs.aws.amazon.com/lambda/latest/api/API_CreateEventSourceMapping.html#API_CreateEventSourceMapping_Errors
  */
 export abstract class LambdaServiceError extends Error {
   /** The AWS exception name. */
   abstract override readonly name: string;
   abstract readonly statusCode: number;
-  readonly type: 'User' | undefined = 'User';
-  readonly $fault = 'client' as const;
+  readonly type: 'User' | 'Service' | undefined = 'User';
+  readonly $fault: 'client' | 'server' = 'client';
+  /**
+   * The body's message member: `message` for most, `Message` for the exceptions whose shape
+   * spells it so (ResourceNotFoundException, ResourceInUseException, ServiceException in the
+   * service model, botocore `data/lambda/2015-03-31/service-2.json`).
+   */
+  readonly messageKey: 'message' | 'Message' = 'message';
 
   /** The JSON body Lambda sends. */
   toWire(): Record<string, unknown> {
-    return this.type === undefined ? { message: this.message } : { Type: this.type, message: this.message };
+    const body: Record<string, unknown> = this.type === undefined ? {} : { Type: this.type };
+    body[this.messageKey] = this.message;
+    return body;
   }
 }
 
@@ -38,6 +47,7 @@ export class ResourceConflictException extends LambdaServiceError {
 export class LambdaResourceNotFoundException extends LambdaServiceError {
   override readonly name = 'ResourceNotFoundException';
   readonly statusCode = 404;
+  override readonly messageKey = 'Message';
 }
 
 /** A constraint violation as the request validator words it. */

@@ -60,7 +60,10 @@ export interface MappingDependencies {
   readonly clock: Clock;
   readonly scheduler: SchedulerLike;
   readonly destinations: DestinationResolver | undefined;
-  /** Stream retention (ms): without MaximumRecordAgeInSeconds, records expire with it (spec §2.1.7). */
+  /**
+   * Stream retention (ms): without MaximumRecordAgeInSeconds, records expire with it
+   * (docs/streams-and-lambda.md §2.1.7).
+   */
   readonly retentionMs: number | undefined;
   readonly retryDelayMs: (retry: number) => number;
   readonly dueOf?: (record: PendingRecord) => number;
@@ -81,11 +84,11 @@ export interface MappingInit {
 }
 
 /**
- * One event source mapping at run time (spec §2): it reads every shard of its stream, parents
- * before children (spec §1.4.3), runs each shard's pipeline (`ShardWork`) and keeps each shard's
- * checkpoint. Disabling stops the pipelines and keeps the checkpoints; enabling resumes from them
- * (spec §2.1.13): records in flight when it stopped are read and delivered again (at least once,
- * spec §2.2.4).
+ * One event source mapping at run time (docs/streams-and-lambda.md §2): it reads every shard of its stream,
+ * parents before children (docs/streams-and-lambda.md §1.4.3), runs each shard's pipeline (`ShardWork`) and
+ * keeps each shard's checkpoint. Disabling stops the pipelines and keeps the checkpoints; enabling resumes
+ * from them (docs/streams-and-lambda.md §2.1.13): records in flight when it stopped are read and delivered
+ * again (at least once, docs/streams-and-lambda.md §2.2.4).
  */
 export class EventSourceMapping {
   readonly uuid: string;
@@ -93,6 +96,11 @@ export class EventSourceMapping {
   fn: MappedFunction;
   settings: MappingSettings;
   state: MappingStateName = 'Creating';
+  /**
+   * StateTransitionReason: `User action` (what Lambda records for a DynamoDB mapping a user
+   * created or changed, docs/streams-and-lambda.md §2.1.15) until Lambda itself changes the state.
+   */
+  stateTransitionReason = 'User action';
   /** LastModified, epoch ms. */
   lastModified: number;
   readonly counters: MappingCounters = newCounters();
@@ -128,7 +136,10 @@ export class EventSourceMapping {
     return this.subscription !== undefined;
   }
 
-  /** StartingPosition (spec §2.1.4): LATEST starts after the records already in each shard. */
+  /**
+   * StartingPosition (docs/streams-and-lambda.md §2.1.4): LATEST starts after the records already in each
+   * shard.
+   */
   private startingPosition(): void {
     const source = this.source;
     if (source.kind === 'internal') {
@@ -152,8 +163,34 @@ export class EventSourceMapping {
         this.dependencies.reportError(error, `mapping ${this.uuid}`);
         this.stop();
       },
-      complete: () => this.dependencies.changed(),
+      complete: () => {
+        if (this.source.kind === 'stream' && !this.source.stream.enabled) this.sourceGone();
+        this.dependencies.changed();
+      },
     });
+  }
+
+  /**
+   * The stream was disabled (or its table deleted) and every record it held is done: nothing
+   * more can come, so the mapping turns itself off, as Lambda does with a mapping whose source
+   * is gone. Its state says so: `Disabled`, by `Lambda initiated` (the API reference's wording for
+   * StateTransitionReason), with a PROBLEM result (eddy's wording after Lambda's `PROBLEM:` form,
+   * docs/lambda-api.md §4.6).
+   */
+  private sourceGone(): void {
+    this.subscription = undefined;
+    this.state = 'Disabled';
+    this.stateTransitionReason = 'Lambda initiated';
+    this.counters.lastProcessingResult =
+      'PROBLEM: Stream not found (its table was deleted or its stream disabled)';
+  }
+
+  /**
+   * The state to report: a disabled mapping reads `Disabling` while an invocation it started
+   * is still running (Lambda's transitional state, docs/streams-and-lambda.md §2.1.13).
+   */
+  get reportedState(): MappingStateName {
+    return this.state === 'Disabled' && this.counters.inFlight > 0 ? 'Disabling' : this.state;
   }
 
   /** Stops reading; checkpoints stay (records in flight will be delivered again). */

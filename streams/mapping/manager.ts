@@ -19,6 +19,7 @@ import {
 import type { DestinationResolver } from './failureRecord.js';
 import { inspect, type MappingInspection } from './inspection.js';
 import { type FunctionResolver, functionNameOf, type MappedFunction } from './invoke.js';
+import { listMappings, type MappingListFilter, type MappingListPage } from './listing.js';
 import type { PendingRecord } from './records.js';
 import {
   type CreateEventSourceMappingInput,
@@ -61,7 +62,7 @@ export interface MappingManagerOptions {
   ) => void;
 }
 
-/** An internal mapping: a built-in function over a table's internal feed (DESIGN §1). */
+/** An internal mapping: a built-in function over a table's internal feed (docs/architecture.md §4). */
 export interface InternalMappingOptions {
   readonly tableName: string;
   readonly accountId?: string;
@@ -86,8 +87,9 @@ export interface InternalMappingOptions {
 const NOT_FOUND = 'The resource you requested does not exist.';
 
 /**
- * Event source mappings of one eddy (spec §2): the Lambda API's Create/Get/List/Update/Delete
- * with its validation and messages, the mappings' run time, and the inspection view.
+ * Event source mappings of one eddy (docs/streams-and-lambda.md §2): the Lambda API's
+ * Create/Get/List/Update/Delete with its validation and messages, the mappings' run time, and the inspection
+ * view.
  *
  * @example
  * ```ts
@@ -107,6 +109,9 @@ export class MappingManager {
   private readonly waitForTimers: boolean;
   private version = 0;
   private waiters: (() => void)[] = [];
+  /** Creation order of the API's mappings (ListEventSourceMappings pages by it). */
+  private readonly sequence = new Map<string, number>();
+  private created = 0;
 
   constructor(private readonly options: MappingManagerOptions) {
     const source = options.changeLog.source;
@@ -123,10 +128,10 @@ export class MappingManager {
   }
 
   /**
-   * CreateEventSourceMapping. Answers the configuration with `State: "Creating"` (spec §2.1.15);
-   * the mapping starts at once.
+   * CreateEventSourceMapping. Answers the configuration with `State: "Creating"`
+   * (docs/streams-and-lambda.md §2.1.15); the mapping starts at once.
    * @throws LambdaValidationException, InvalidParameterValueException, ResourceConflictException,
-   *   LambdaResourceNotFoundException with Lambda's messages (spec §2.1.14).
+   *   LambdaResourceNotFoundException with Lambda's messages (docs/streams-and-lambda.md §2.1.14).
    */
   create(
     input: CreateEventSourceMappingInput,
@@ -169,6 +174,7 @@ export class MappingManager {
       options.checkpoint,
     );
     this.mappings.set(mapping.uuid, mapping);
+    this.sequence.set(mapping.uuid, ++this.created);
     const answer = configurationOf(mapping, this.where, 'Creating');
     this.applyEnabled(mapping);
     return answer;
@@ -266,23 +272,22 @@ export class MappingManager {
     return configurationOf(mapping, this.where);
   }
 
-  /** ListEventSourceMappings, optionally by stream ARN and/or function. */
-  list(filter: { readonly EventSourceArn?: string; readonly FunctionName?: string } = {}): {
-    EventSourceMappings: EventSourceMappingConfiguration[];
-  } {
-    const name = filter.FunctionName === undefined ? undefined : functionNameOf(filter.FunctionName);
-    const EventSourceMappings = [...this.mappings.values()]
-      .filter(
-        (mapping) => filter.EventSourceArn === undefined || mapping.eventSourceArn === filter.EventSourceArn,
-      )
-      .filter((mapping) => name === undefined || mapping.fn.functionName === name)
-      .map((mapping) => configurationOf(mapping, this.where));
-    return { EventSourceMappings };
+  /**
+   * ListEventSourceMappings, optionally by stream ARN and/or function, in creation order, paged
+   * as Lambda pages it (`listing.ts`).
+   * @throws InvalidParameterValueException for a marker this manager did not issue.
+   */
+  list(filter: MappingListFilter = {}): MappingListPage {
+    return listMappings(
+      [...this.mappings.values()].map((mapping) => ({ mapping, sequence: this.sequence.get(mapping.uuid)! })),
+      filter,
+      (mapping) => configurationOf(mapping, this.where),
+    );
   }
 
   /**
    * UpdateEventSourceMapping: new settings apply from the checkpoint on; `Enabled: false` pauses
-   * (the checkpoint is kept), `Enabled: true` resumes (spec §2.1.13).
+   * (the checkpoint is kept), `Enabled: true` resumes (docs/streams-and-lambda.md §2.1.13).
    */
   update(input: UpdateEventSourceMappingInput): EventSourceMappingConfiguration {
     const mapping = this.mappings.get(input.UUID) ?? this.internal.get(input.UUID);
@@ -298,6 +303,7 @@ export class MappingManager {
     mapping.stop();
     mapping.settings = settings;
     mapping.fn = fn;
+    mapping.stateTransitionReason = 'User action';
     mapping.lastModified = this.options.changeLog.source.clock.now();
     const answer = configurationOf(mapping, this.where, transition);
     this.applyEnabled(mapping);
@@ -322,6 +328,7 @@ export class MappingManager {
     if (mapping.source.kind === 'internal') mapping.source.reader.close();
     this.mappings.delete(uuid);
     this.internal.delete(uuid);
+    this.sequence.delete(uuid);
     return configurationOf(mapping, this.where, 'Deleting');
   }
 
