@@ -172,6 +172,19 @@ export class Engine {
     if (this.unkeptRegion === region) this.unkeptRegion = undefined;
   };
 
+  /**
+   * Forgets every table with its items, indexes, stream labels and transaction tokens, as a new
+   * engine would have none. Nothing is emitted: this is for the test kit's `reset`, which stops
+   * what listens (mappings, the gsi-maintainer), clears the change log and declares its tables
+   * again.
+   */
+  reset(): void {
+    this.regions.clear();
+    this.lastRegion = undefined;
+    this.unkeptRegion = undefined;
+    this.lastActionContext = undefined;
+  }
+
   /** Every region that holds (or held) something. */
   *allRegions(): Iterable<Region> {
     for (const account of this.regions.values()) yield* account.values();

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../core/clock.js';
 import { addArchiveCommand } from '../archive/cli.js';
 import { type CorsSetting, parseCorsSetting } from '../host/cors.js';
@@ -6,6 +6,7 @@ import { ListenError, PortInUseError } from '../host/errors.js';
 import type { AllowedHosts } from '../host/hostCheck.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../host/pipeline.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../host/server.js';
+import { eddyVersion } from '../package/packageInfo.js';
 import {
   CorruptDataError,
   DataDirectoryLockedError,
@@ -30,6 +31,10 @@ export interface CliIo {
   readonly onStarted?: (running: RunningEddy) => void;
   /** Exit with a code (main.ts: process.exit); failures to start come through here. */
   readonly exit: (code: number) => void;
+  /** Where progress is drawn (default: stderr; nothing is drawn unless it is a terminal). */
+  readonly progress?: NodeJS.WriteStream;
+  /** Whether what `print` writes shows on a terminal (default: whether stdout is one). */
+  readonly printsToTerminal?: boolean;
 }
 
 const CONFIG_HELP = `
@@ -95,7 +100,10 @@ export function createProgram(io: CliIo): Command {
       writeOut: (text) => io.print(text.trimEnd()),
       writeErr: (text) => io.printError(text.trimEnd()),
     })
-    .exitOverride();
+    .exitOverride()
+    // Program options only before a command: `eddy serve -v` stays serve's --verbose.
+    .enablePositionalOptions()
+    .version(eddyVersion() ?? 'unknown', '-v, --version', "print eddy's version");
 
   const serveCommand = program
     .command('serve', { isDefault: true })
@@ -206,9 +214,48 @@ export function createProgram(io: CliIo): Command {
   // `eddy mappings [disable|enable NAME]`: the event source mappings of a running eddy.
   addMappingsCommand(program, io);
 
-  // `eddy --help` documents everything: the serve options and the config file too.
-  program.addHelpText('after', () => `\n${serveCommand.helpInformation().trimEnd()}\n${CONFIG_HELP}`);
+  // serve is the default command, so `eddy serv --port 0` would reach it with `serv` as an
+  // argument (or fail first on an option serve does not know): it is an unknown command.
+  program.hook('preSubcommand', (thisCommand, subcommand) => {
+    const first = thisCommand.args[0];
+    if (subcommand !== serveCommand || first === undefined || first === 'serve' || first.startsWith('-'))
+      return;
+    thisCommand.error(unknownCommandMessage(program, first), {
+      code: 'commander.unknownCommand',
+      exitCode: 1,
+    });
+  });
+
+  // `eddy --help` documents everything: the serve options and the config file too, under the
+  // program's one usage line.
+  program.addHelpText('after', () => {
+    const serveHelp = serveCommand
+      .helpInformation()
+      .trimEnd()
+      .replace(/^Usage: .*\n/, '')
+      .replace(/^\n?Run the DynamoDB-compatible HTTP endpoint \(the default command\)\.\n/, '');
+    return `\neddy serve (the default command): run the DynamoDB-compatible HTTP endpoint.\n${serveHelp}\n${CONFIG_HELP}`;
+  });
   return program;
+}
+
+/**
+ * `error: unknown command 'serv'` with commander's own suggestion (`(Did you mean serve?)`), as
+ * it words an unknown option: a program of the same command names, parsed with the name alone.
+ */
+function unknownCommandMessage(program: Command, name: string): string {
+  const probe = new Command(program.name())
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  for (const command of program.commands) probe.command(command.name());
+  try {
+    probe.parse([name], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return `${error.message}\n(see eddy --help)`;
+    throw error;
+  }
+  return `error: unknown command '${name}'`;
 }
 
 function parsePort(value: string): number {

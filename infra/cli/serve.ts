@@ -1,17 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseDuration } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
 import { BindingError } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
+import { describeBackfill } from '../functions/gsiMaintainer.js';
 import type { CorsSetting } from '../host/cors.js';
 import type { AllowedHosts } from '../host/hostCheck.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
+import { eddyVersion } from '../package/packageInfo.js';
 import type { Durability, Persistence } from '../persistence/index.js';
 import { type DataDirOptions, LocalStack } from '../stack/localStack.js';
-import { watchFunctions } from '../stack/watchFunctions.js';
 import { createDemoTable } from './demoTable.js';
 import { ConfigError, findConfigFile, loadConfig } from './loadConfig.js';
 
@@ -95,6 +95,10 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       logger,
       // Function logs as CloudWatch shows them, each line prefixed with its function's name.
       functionLogs: (functionName, line) => io.print(`${functionName} | ${line}`),
+      // A handler that does not load stops the start; under --watch, its function waits for a fix.
+      missingHandlers: options.watch === true ? 'wait' : 'fail',
+      // A GSI added to a table with items is built in the background: say how far it is.
+      onBackfill: (progress) => io.print(`gsi-maintainer | ${describeBackfill(progress)}`),
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
     });
   } catch (error) {
@@ -112,7 +116,11 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
 
   const watcher =
     options.watch === true
-      ? watchFunctions(stack, { outDirectory: join(baseDirectory, '.eddy', 'watch'), print: io.print })
+      ? // esbuild is loaded only to watch (bench/startup.ts: it is not on `eddy serve`'s path).
+        (await import('../stack/watchFunctions.js')).watchFunctions(stack, {
+          outDirectory: join(baseDirectory, '.eddy', 'watch'),
+          print: io.print,
+        })
       : undefined;
   await watcher?.ready;
   const address = await stack
@@ -125,7 +133,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       cors: options.cors ?? settings.cors ?? [],
       allowedHosts: options.allowedHosts ?? settings.allowedHosts ?? [],
       logRequests: options.verbose ?? false,
-      version: packageVersion(),
+      version: eddyVersion(),
       ...((options.maxBodySize ?? settings.maxBodySize)
         ? { maxBodyBytes: options.maxBodySize ?? settings.maxBodySize }
         : {}),
@@ -176,6 +184,8 @@ function functionLines(stack: LocalStack): string[] {
       ...binding.schedules.map((schedule) => schedule.expression),
     ];
     lines.push(`${binding.functionName} ← ${triggers.join(', ') || 'nothing (invoke only)'}`);
+    const waiting = stack.waiting.get(binding.functionName);
+    if (waiting !== undefined) lines.push(`  ✗ ${waiting}; waiting for a fix (its mappings start then)`);
   }
   for (const tableName of stack.config.archive?.tables ?? [])
     lines.push(`archiver ← ${tableName} stream (TTL deletions)`);
@@ -230,18 +240,4 @@ function describeDemo(table: TableConfig): string {
     parts.push(`${table.StreamSpecification.StreamViewType} stream`);
   }
   return `${parts.join(', ')})`;
-}
-
-let cachedVersion: string | undefined;
-function packageVersion(): string | undefined {
-  if (cachedVersion !== undefined) return cachedVersion;
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    cachedVersion = pkg.version;
-  } catch {
-    cachedVersion = undefined;
-  }
-  return cachedVersion;
 }
