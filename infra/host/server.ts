@@ -6,11 +6,12 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InternalServerError, ServiceUnavailable } from '../../core/errors/index.js';
+import { InternalServerError } from '../../core/errors/index.js';
+import { BodyIntake, DEFAULT_MAX_BUFFERED_BODY_BYTES } from './bodyIntake.js';
 import { ListenError, PortInUseError } from './errors.js';
 import { type AllowedHosts, HostCheck, isLoopbackAddress } from './hostCheck.js';
 import { type PipelineOptions, RequestPipeline } from './pipeline.js';
-import { forbiddenHost, payloadTooLarge } from './responses.js';
+import { forbiddenHost } from './responses.js';
 import type { RestService } from './restService.js';
 import type { ProtocolService } from './services.js';
 import {
@@ -25,12 +26,7 @@ import {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8000;
-/**
- * Request bodies buffered at once, all requests together: four bodies of the largest size. Past
- * it a request is answered 503 (retried by the SDKs) instead of held in memory: 40 stalled
- * 15 MiB uploads took RSS from 110 to 691 MiB before (docs/security.md, "Resource bounds").
- */
-export const DEFAULT_MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_MAX_BUFFERED_BODY_BYTES };
 /**
  * Time to receive a whole request, headers and body; then node:http answers 408 and closes the
  * connection. 30 s lets 16 MiB arrive at 4.5 Mbit/s; node's own default is 300 s.
@@ -89,12 +85,10 @@ export class EddyServer {
   private readonly host: string;
   private readonly port: number;
   private readonly shutdownTimeoutMs: number;
-  private readonly maxBufferedBodyBytes: number;
+  private readonly intake: BodyIntake;
   private readonly allowedHosts: HostCheck;
   /** The Host check, while bound to a loopback address. */
   private hostCheck: HostCheck | undefined;
-  /** Bytes of the bodies arriving now (declared lengths, or what arrived of chunked ones). */
-  private bufferedBodyBytes = 0;
   private closing: Promise<void> | undefined;
   private bound: BoundAddress | undefined;
   /** Answers waiting for the end of this poll phase, as `[response, wire, response, wire, ...]`. */
@@ -107,7 +101,11 @@ export class EddyServer {
     this.host = options.host ?? DEFAULT_HOST;
     this.port = options.port ?? DEFAULT_PORT;
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
-    this.maxBufferedBodyBytes = options.maxBufferedBodyBytes ?? DEFAULT_MAX_BUFFERED_BODY_BYTES;
+    this.intake = new BodyIntake({
+      maxBodyBytes: this.pipeline.maxBodyBytes,
+      maxBufferedBodyBytes: options.maxBufferedBodyBytes ?? DEFAULT_MAX_BUFFERED_BODY_BYTES,
+      write: (response, answer) => this.writeNow(response, answer),
+    });
     this.allowedHosts = new HostCheck(options.allowedHosts);
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.http = createServer({
@@ -120,17 +118,9 @@ export class EddyServer {
     this.http.on('request', (request: IncomingMessage, response: ServerResponse) =>
       this.onRequest(request, response),
     );
-    // `Expect: 100-continue`: refuse an oversized body before the client sends it.
+    // `Expect: 100-continue`: refuse a body that would not be read before the client sends it.
     this.http.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-      if (this.foreignHost(request, response)) return;
-      if (this.declaredTooLarge(request)) {
-        this.rejectTooLarge(request, response);
-        return;
-      }
-      if (this.bufferedBodyBytes + declaredLength(request) > this.maxBufferedBodyBytes) {
-        this.rejectBusy(request, response);
-        return;
-      }
+      if (this.foreignHost(request, response) || !this.intake.admits(request, response)) return;
       response.writeContinue();
       this.onRequest(request, response);
     });
@@ -203,78 +193,17 @@ export class EddyServer {
     return this.closing;
   }
 
-  private declaredTooLarge(request: IncomingMessage): boolean {
-    const declared = request.headers['content-length'];
-    return declared !== undefined && Number(declared) > this.pipeline.maxBodyBytes;
-  }
-
   /** Refuses (403) a request whose Host is not this machine while bound to loopback. */
   private foreignHost(request: IncomingMessage, response: ServerResponse): boolean {
     const host = request.headers.host;
     if (this.hostCheck === undefined || this.hostCheck.allows(host)) return false;
-    this.refuseBody(request, response, forbiddenHost(host ?? '', newRequestId()));
+    this.intake.refuse(request, response, forbiddenHost(host ?? '', newRequestId()));
     return true;
   }
 
   private onRequest(request: IncomingMessage, response: ServerResponse): void {
     if (this.foreignHost(request, response)) return;
-    // docs/dynamodb.md §1.1.4: refuse by the declared length first, so an oversized body is never buffered.
-    if (this.declaredTooLarge(request)) {
-      this.rejectTooLarge(request, response);
-      return;
-    }
-    const limit = this.pipeline.maxBodyBytes;
-    // The body's share of the buffering budget: its declared length up front, so bodies that
-    // stall cannot hold more than the budget between them; a chunked body's as it arrives.
-    let reserved = declaredLength(request);
-    if (reserved > 0) {
-      if (this.bufferedBodyBytes + reserved > this.maxBufferedBodyBytes) {
-        this.rejectBusy(request, response);
-        return;
-      }
-      this.bufferedBodyBytes += reserved;
-    }
-    const release = () => {
-      this.bufferedBodyBytes -= reserved;
-      reserved = 0;
-    };
-    // Most bodies arrive as one chunk: keep it alone, and only gather an array for several.
-    let first: Buffer | undefined;
-    let chunks: Buffer[] | undefined;
-    let length = 0;
-    let rejected = false;
-    const reject = (answer: (request: IncomingMessage, response: ServerResponse) => void) => {
-      // Answer now and stop keeping what arrives.
-      rejected = true;
-      first = undefined;
-      chunks = undefined;
-      release();
-      answer(request, response);
-    };
-    request.on('data', (chunk: Buffer) => {
-      if (rejected) return;
-      length += chunk.length;
-      // A chunked body that grew past the limit.
-      if (length > limit) return reject(this.rejectTooLarge);
-      if (length > reserved) {
-        if (this.bufferedBodyBytes + length - reserved > this.maxBufferedBodyBytes)
-          return reject(this.rejectBusy);
-        this.bufferedBodyBytes += length - reserved;
-        reserved = length;
-      }
-      if (first === undefined) first = chunk;
-      else (chunks ??= [first]).push(chunk);
-    });
-    request.on('end', () => {
-      release();
-      if (rejected) return;
-      const body = chunks !== undefined ? Buffer.concat(chunks, length) : (first ?? EMPTY_BODY);
-      this.respond(request, response, body);
-    });
-    // A client that disconnects mid-body, or a body that took too long (node:http answers 408
-    // and destroys the socket): nothing to answer, nothing to log, the budget back.
-    request.on('close', release);
-    request.on('error', ignoreError);
+    this.intake.receive(request, response, (body) => this.respond(request, response, body));
   }
 
   private respond(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
@@ -346,33 +275,6 @@ export class EddyServer {
     response.end(wire.body);
   }
 
-  private readonly rejectTooLarge = (request: IncomingMessage, response: ServerResponse): void => {
-    this.refuseBody(request, response, payloadTooLarge());
-  };
-
-  /** 503 while the buffering budget is spent (`maxBufferedBodyBytes`). */
-  private readonly rejectBusy = (request: IncomingMessage, response: ServerResponse): void => {
-    const error = new ServiceUnavailable(
-      `eddy is receiving ${this.maxBufferedBodyBytes} bytes of request bodies already; retry shortly`,
-    );
-    const answer = jsonResponse(
-      503,
-      Buffer.from(JSON.stringify(error.toWire())),
-      PLAIN_JSON,
-      newRequestId(),
-      undefined,
-    );
-    this.refuseBody(request, response, { ...answer, headers: [...answer.headers, 'Connection', 'close'] });
-  };
-
-  private refuseBody(request: IncomingMessage, response: ServerResponse, answer: WireResponse): void {
-    // Discard whatever else arrives; `Connection: close` ends the socket once the answer is out.
-    request.removeAllListeners('data');
-    request.on('error', ignoreError);
-    request.resume();
-    this.writeNow(response, answer);
-  }
-
   /** The pipeline never throws; this is the last guard so a bug can never crash the server. */
   private internalError(error: unknown): WireResponse {
     this.pipeline.logger.error({ err: error }, 'internal error outside the pipeline');
@@ -381,17 +283,6 @@ export class EddyServer {
     return jsonResponse(500, body, PLAIN_JSON, newRequestId(), undefined);
   }
 }
-
-const EMPTY_BODY = Buffer.alloc(0);
-
-/** The body's declared length (node:http has refused a malformed Content-Length already). */
-function declaredLength(request: IncomingMessage): number {
-  const declared = request.headers['content-length'];
-  return declared === undefined ? 0 : Number(declared);
-}
-
-/** A client that disconnects mid-body: nothing to answer, nothing to log. */
-function ignoreError(): void {}
 
 /**
  * A request read from a socket. node:http has already built `request.headers` (it reads `Expect`
