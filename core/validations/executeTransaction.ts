@@ -1,5 +1,6 @@
 import { ValidationException } from '../errors/index.js';
 import type { AttributeValue } from '../model/attributeValue.js';
+import { canonicalJson } from '../model/canonicalJson.js';
 import type { Statement } from '../partiql/ast.js';
 import { parseStatementCached } from '../partiql/cache.js';
 import { PartiqlMessages } from '../partiql/errors.js';
@@ -10,7 +11,6 @@ import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import { partiqlStatement, statementParameters } from './executeStatement.js';
 import type { Shape } from './shape.js';
 import { MAX_TRANSACTION_ACTIONS } from './sharedMembers.js';
-import { canonicalJson } from './transactWriteItems.js';
 
 /** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteTransaction.html */
 export interface ParameterizedStatement {

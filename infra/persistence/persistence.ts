@@ -248,7 +248,9 @@ export class Persistence {
       const region = this.engine.region(context.accountId, context.region);
       const entry = region.transactionTokens.get(input.ClientRequestToken);
       if (entry !== undefined) this.logToken(region, input.ClientRequestToken, entry);
-      this.hookTokens(region);
+      // A region that holds nothing is not kept by the engine: hooking it would mark its name
+      // hooked while the region later kept is another object.
+      if (region.holdsSomething) this.hookTokens(region);
     }
     return this.acknowledge();
   };
