@@ -1,6 +1,7 @@
 import type { ActionContext } from '../operation.js';
 import { defineOperation } from '../operation.js';
 import type { SelectStatement } from '../partiql/ast.js';
+import { checkFilterProjection, selectTarget } from '../partiql/indexTarget.js';
 import { requestHash } from '../partiql/nextToken.js';
 import { runGet, runSelect } from '../partiql/reads.js';
 import { planSelect } from '../partiql/selectPlan.js';
@@ -12,7 +13,6 @@ import {
   type PreparedStatement,
   validateExecuteStatement,
 } from '../validations/executeStatement.js';
-import { resolveReadTarget } from './shared/readTarget.js';
 import { withOptional, writeCapacity } from './shared/writeSupport.js';
 
 /**
@@ -49,10 +49,11 @@ function select(context: ActionContext, input: ExecuteStatementInput, statement:
   const consistentRead = input.ConsistentRead === true;
   const onIndex = statement.index !== undefined;
   // The target of a Query or Scan is made only when one runs: most SELECTs read one item.
-  let target = onIndex ? resolveReadTarget(table, statement.index, consistentRead) : undefined;
+  let target = onIndex ? selectTarget(table, statement.index, consistentRead) : undefined;
   const plan = planSelect(statement, conjuncts, target?.key ?? table.key, onIndex, parameters);
   if (plan.kind === 'get') return runGet(table, plan, consistentRead, input.ReturnConsumedCapacity);
-  target ??= resolveReadTarget(table, undefined, consistentRead);
+  target ??= selectTarget(table, undefined, consistentRead);
+  checkFilterProjection(target, plan);
   return runSelect({
     engine: context.engine,
     target,

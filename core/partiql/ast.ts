@@ -170,6 +170,8 @@ export type UpdateAction =
 export interface UpdateStatement {
   readonly kind: 'update';
   readonly table: string;
+  /** `UPDATE "T"."Index"`: grammatical, refused by the planner (docs/partiql.md §3.3). */
+  readonly index: string | undefined;
   readonly actions: readonly UpdateAction[];
   readonly where: Expr | undefined;
   readonly returning: ReturningMode | undefined;
@@ -179,6 +181,8 @@ export interface UpdateStatement {
 export interface DeleteStatement {
   readonly kind: 'delete';
   readonly table: string;
+  /** `DELETE FROM "T"."Index"`: grammatical, refused by the planner (docs/partiql.md §3.3). */
+  readonly index: string | undefined;
   readonly where: Expr | undefined;
   readonly returning: ReturningMode | undefined;
   readonly parameterCount: number;

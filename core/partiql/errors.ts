@@ -63,6 +63,14 @@ export const PartiqlMessages = {
   setFunctionArity: (name: string) => `${name} must have exactly two arguments`,
   setFunctionFirst: (name: string) => `The first argument to ${name} must equal the assignment value`,
   setFunctionSecond: (name: string) => `The second argument to ${name} must be a value with type SET`,
+  emptyPathComponent: 'Path component cannot be an empty string',
+  tooManyFromComponents: 'A path may contain at most 2 components in the FROM clause',
+  singleTableName: 'FROM clause may only contain a single table name',
+  writeOnIndex: 'This operation is not supported on an index',
+  noSuchIndex: 'The table does not have the specified index',
+  consistentReadOnGsi: 'Strongly consistent read is not supported on Global Secondary Indexes',
+  unprojectedFilter: (index: string, names: readonly string[]) =>
+    `One or more parameter values were invalid: Secondary index ${index} does not project one or more filter attributes: [${names.join(', ')}]`,
   unsupportedExpression: 'Unsupported expression in statement',
   tooDeep: 'Expression nesting is too deep',
 } as const;

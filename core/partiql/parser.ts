@@ -104,28 +104,49 @@ class StatementParser extends ExpressionParser {
     return { kind: 'select', projection, table, index, where, orderBy, parameterCount: this.parameters };
   }
 
-  /** `"Table"` or `"Table"."Index"` after FROM: a term, so its absence is "Unexpected term". */
+  /**
+   * `"Table"` or `"Table"."Index"` after FROM: a term, so its absence is "Unexpected term". An empty
+   * name and a third component are refused here, before the table is looked up (docs/partiql.md §5.4).
+   */
   private source(): { table: string; index: string | undefined } {
     const token = this.peek();
     if (token.kind !== 'identifier' && token.kind !== 'quoted') throw this.termError(token);
     this.next();
+    if (token.text === '') throw new ValidationException(PartiqlMessages.emptyPathComponent);
     if (!this.isPunctuation('.')) return { table: token.text, index: undefined };
     this.next();
     const index = this.peek();
     if (index.kind !== 'identifier' && index.kind !== 'quoted')
       throw malformed(PartiqlMessages.invalidDotComponent);
     this.next();
+    if (index.text === '') throw new ValidationException(PartiqlMessages.emptyPathComponent);
+    if (this.isPunctuation('.')) throw new ValidationException(PartiqlMessages.tooManyFromComponents);
     return { table: token.text, index: index.text };
   }
 
-  /** The table of INSERT, UPDATE and DELETE: a simple path, one name. */
-  private simpleTable(): string {
+  /** The table of INSERT: one name; an index after it is refused as the parser reads it. */
+  private insertTable(): string {
     const token = this.peek();
     if (token.kind !== 'identifier' && token.kind !== 'quoted')
       throw malformed(PartiqlMessages.expectedIdentifier);
     this.next();
-    if (this.isPunctuation('.')) throw malformed(PartiqlMessages.leftover);
+    if (this.isPunctuation('.')) throw new ValidationException(PartiqlMessages.singleTableName);
     return token.text;
+  }
+
+  /** The table of UPDATE and DELETE, with the index the planner refuses (docs/partiql.md §3.3). */
+  private writeTarget(): { table: string; index: string | undefined } {
+    const token = this.peek();
+    if (token.kind !== 'identifier' && token.kind !== 'quoted')
+      throw malformed(PartiqlMessages.expectedIdentifier);
+    this.next();
+    if (!this.acceptPunctuation('.')) return { table: token.text, index: undefined };
+    const index = this.peek();
+    if (index.kind !== 'identifier' && index.kind !== 'quoted')
+      throw malformed(PartiqlMessages.invalidDotComponent);
+    this.next();
+    if (this.isPunctuation('.')) throw malformed(PartiqlMessages.leftover);
+    return { table: token.text, index: index.text };
   }
 
   /** `FROM "T" t` or `FROM "T" AS t`: DynamoDB refuses table aliases. */
@@ -138,7 +159,7 @@ class StatementParser extends ExpressionParser {
   private insert(): Statement {
     this.next();
     this.expect('INTO');
-    const table = this.simpleTable();
+    const table = this.insertTable();
     if (!this.acceptKeyword('VALUE')) throw malformed(PartiqlMessages.leftover);
     const value = this.expression();
     if (this.isKeyword('RETURNING')) throw new ValidationException(PartiqlMessages.returningInInsert);
@@ -147,24 +168,24 @@ class StatementParser extends ExpressionParser {
 
   private update(): UpdateStatement {
     this.next();
-    const table = this.simpleTable();
+    const { table, index } = this.writeTarget();
     this.rejectAlias();
     const actions = this.updateActions();
     let where: Expr | undefined;
     if (this.acceptKeyword('WHERE')) where = this.expression();
     const returning = this.returning();
-    return { kind: 'update', table, actions, where, returning, parameterCount: this.parameters };
+    return { kind: 'update', table, index, actions, where, returning, parameterCount: this.parameters };
   }
 
   private fromFirstUpdate(): UpdateStatement {
     this.next();
-    const table = this.simpleTable();
+    const { table, index } = this.writeTarget();
     this.rejectAlias();
     let where: Expr | undefined;
     if (this.acceptKeyword('WHERE')) where = this.expression();
     const actions = this.updateActions();
     const returning = this.returning();
-    return { kind: 'update', table, actions, where, returning, parameterCount: this.parameters };
+    return { kind: 'update', table, index, actions, where, returning, parameterCount: this.parameters };
   }
 
   /** One or more `SET a = x, b = y` and `REMOVE a, b` clauses, in any order. */
@@ -198,11 +219,12 @@ class StatementParser extends ExpressionParser {
   private delete(): DeleteStatement {
     this.next();
     this.expect('FROM');
-    const table = this.simpleTable();
+    const { table, index } = this.writeTarget();
     this.rejectAlias();
     let where: Expr | undefined;
     if (this.acceptKeyword('WHERE')) where = this.expression();
-    return { kind: 'delete', table, where, returning: this.returning(), parameterCount: this.parameters };
+    const returning = this.returning();
+    return { kind: 'delete', table, index, where, returning, parameterCount: this.parameters };
   }
 
   /** `RETURNING ALL OLD *` and the like. */

@@ -27,6 +27,8 @@ export type SelectPlan =
       readonly kind: 'query';
       /** One key condition list per partition, in read order. */
       readonly partitions: readonly KeyConditionPart[][];
+      /** The partition key came from a top-level `=` or IN, not from the branches of an OR. */
+      readonly keyed: boolean;
       readonly forward: boolean;
       readonly filter: ConditionExpression | undefined;
       readonly projection: ProjectionPlan | undefined;
@@ -91,6 +93,7 @@ export function planSelect(
   return {
     kind: 'query',
     partitions: values.map((value) => (rangePart ? [hashPart(value), rangePart] : [hashPart(value)])),
+    keyed: partitions.used !== undefined,
     forward,
     filter: combine(rest),
     projection,

@@ -91,6 +91,8 @@ export function bindWrite(
       encoded: { json, size },
     };
   }
+  // Grammatical, then refused before the table is looked up (conformance indexQualifier.test.ts).
+  if (statement.index !== undefined) throw new ValidationException(PartiqlMessages.writeOnIndex);
   const conjuncts = conjunctsOf(statement.where, parameters);
   const update = statement.kind === 'update' ? updatePlan(statement.actions, parameters) : undefined;
   const table = context.engine.dataPlaneTable(context.region, statement.table);
