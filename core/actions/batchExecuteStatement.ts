@@ -13,7 +13,7 @@ import type { SelectStatement, Statement } from '../partiql/ast.js';
 import { PartiqlMessages } from '../partiql/errors.js';
 import { SelectProjection } from '../partiql/projection.js';
 import { conjunctsOf, fullKey } from '../partiql/where.js';
-import { bindWrite, keyDefinitions, planWrite } from '../partiql/writes.js';
+import { bindWrite, keyDefinitions, planWrite, returnedItems } from '../partiql/writes.js';
 import type { Table } from '../store/table.js';
 import {
   type BatchExecuteStatementInput,
@@ -44,7 +44,7 @@ export const batchExecuteStatement = defineOperation({
       try {
         return runStatement(context, entry.statement, request, slot, charge);
       } catch (error) {
-        const failure = batchError(error as Error, request);
+        const failure = batchError(error as Error);
         if (failure === undefined) throw error;
         return slot.table === undefined ? { Error: failure } : { Error: failure, TableName: slot.table.name };
       }
@@ -67,21 +67,23 @@ function runStatement(
   slot: { table?: Table },
   charge: (table: Table, units: number) => void,
 ): Record<string, unknown> {
-  const parameters = request.Parameters ?? [];
-  // A failure after the table is known names it (moto's test_without_primary_key_in_where_clause).
-  const named = context.region.tables.get(
-    statement.kind === 'exists' ? statement.select.table : statement.table,
-  );
-  if (named?.readable) slot.table = named;
+  // Only a statement that reached its table names it when it fails: one refused by its own checks
+  // does not (nubo-db conformance batchExecuteStatement.test.ts, docs/partiql.md §4.2).
   if (statement.kind === 'select') return readItem(context, statement, request, slot, charge);
   if (statement.kind === 'exists') throw new ValidationException(PartiqlMessages.existsOutsideTransaction);
-  const bound = bindWrite(context, statement, parameters);
+  const bound = bindWrite(context, statement, request.Parameters ?? []);
   slot.table = bound.table;
-  const planned = planWrite(bound, request.ReturnValuesOnConditionCheckFailure);
+  // ReturnValuesOnConditionCheckFailure is inert on a batch member: no Item, whatever it says
+  // (the same suite, with TransactWriteItems' ConditionCheck as its control).
+  const planned = planWrite(bound, undefined);
   context.engine.commit(context.region, planned.table, [planned.write]);
   const { previous, next } = planned.write;
   charge(planned.table, writeUnits(Math.max(previous?.size ?? 0, next?.size ?? 0)));
-  return { TableName: planned.table.name };
+  // RETURNING is honoured, onto the statement's Item; an empty MODIFIED result leaves it out.
+  const [returned] = returnedItems(statement, planned);
+  return returned === undefined
+    ? { TableName: planned.table.name }
+    : { TableName: planned.table.name, Item: returned };
 }
 
 /** A batch SELECT reads one item: the full primary key and nothing else (docs/partiql.md §4.2). */
@@ -96,11 +98,11 @@ function readItem(
   const conjuncts = conjunctsOf(statement.where, parameters);
   const projection = statement.projection ? new SelectProjection(statement.projection) : undefined;
   const table = context.engine.dataPlaneTable(context.region, statement.table);
-  slot.table = table;
   const found =
     statement.index === undefined ? fullKey(conjuncts, keyDefinitions(table), parameters) : undefined;
   if (found === undefined || found.rest.length > 0 || statement.orderBy.length > 0)
     throw new ValidationException(PartiqlMessages.batchSelectKey);
+  slot.table = table;
   const key = encodeKey(found.key, table.key);
   const stored = table.items.get(key.hashKey, key.rangeKey);
   charge(table, readUnits(stored?.size ?? 0, request.ConsistentRead === true));
@@ -110,16 +112,13 @@ function readItem(
 }
 
 /** The Error of a failed statement, by the service's codes; undefined for eddy's own bugs. */
-function batchError(error: Error, request: BatchStatementRequest): Record<string, unknown> | undefined {
+function batchError(error: Error): Record<string, unknown> | undefined {
   const { message } = error as DynamoDbError;
   if (error instanceof ValidationException) return { Code: 'ValidationError', Message: message };
   if (error instanceof ResourceNotFoundException) return { Code: 'ResourceNotFound', Message: message };
   if (error instanceof DuplicateItemException) return { Code: 'DuplicateItem', Message: message };
   if (error instanceof TransactionConflictException) return { Code: 'TransactionConflict', Message: message };
-  if (error instanceof ConditionalCheckFailedException) {
-    const failure: Record<string, unknown> = { Code: 'ConditionalCheckFailed', Message: message };
-    if (request.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && error.item) failure.Item = error.item;
-    return failure;
-  }
+  if (error instanceof ConditionalCheckFailedException)
+    return { Code: 'ConditionalCheckFailed', Message: message };
   return undefined;
 }

@@ -5,10 +5,10 @@ import { DynamoDbError } from '../../../core/errors/index.js';
 import { engineWith, MUSIC } from './helpers.js';
 
 /**
- * BatchExecuteStatement and ExecuteTransaction: the examples of
- * ql-reference.multiplestatements.batching.html and ql-reference.multiplestatements.transactions.html,
- * and the answers the conformance suite pins (paritysuite/dynamodb-conformance, DynamoDB in
- * October 2026: writeResponses, partiqlFunctions, executeStatementIndex, partiqlGrammar).
+ * ExecuteTransaction: the examples of ql-reference.multiplestatements.transactions.html, and the
+ * answers the conformance suite pins (paritysuite/dynamodb-conformance, DynamoDB in October 2026:
+ * writeResponses, partiqlFunctions, executeStatementIndex, partiqlGrammar). BatchExecuteStatement
+ * is in batch.test.ts.
  */
 let engine: Engine;
 let clock: VirtualClock;
@@ -21,10 +21,6 @@ beforeEach(() => {
   });
 });
 
-const batch = (Statements: unknown[], extra: Record<string, unknown> = {}) =>
-  engine.execute('BatchExecuteStatement', { Statements, ...extra }) as {
-    Responses: Record<string, unknown>[];
-  } & Record<string, unknown>;
 const transact = (TransactStatements: unknown[], extra: Record<string, unknown> = {}) =>
   engine.execute('ExecuteTransaction', { TransactStatements, ...extra });
 const wire = (run: () => unknown) => {
@@ -43,130 +39,6 @@ const stored = (artist: string, title: string) =>
       Key: { Artist: { S: artist }, SongTitle: { S: title } },
     }) as { Item?: unknown }
   ).Item;
-
-describe('BatchExecuteStatement', () => {
-  it('runs the documentation example, answering each statement in order', () => {
-    const output = batch([
-      {
-        Statement: `INSERT INTO Music value {'Artist':?,'SongTitle':?}`,
-        Parameters: [{ S: 'Acme Band' }, { S: 'Best Song' }],
-      },
-      {
-        Statement: `UPDATE Music SET AwardsWon=1 SET AwardDetail={'Grammys':[2020, 2018]}  where Artist='Acme Band' and SongTitle='PartiQL Rocks'`,
-      },
-      {
-        Statement: `UPDATE Music set AwardDetail.BillBoard=[2020] where Artist='Acme Band' and SongTitle='PartiQL Rocks'`,
-      },
-    ]);
-    expect(output).toEqual({
-      Responses: [{ TableName: 'Music' }, { TableName: 'Music' }, { TableName: 'Music' }],
-    });
-    expect(stored('Acme Band', 'Best Song')).toBeDefined();
-    expect(stored('Acme Band', 'PartiQL Rocks')).toMatchObject({
-      AwardsWon: { N: '1' },
-      AwardDetail: { M: { BillBoard: { L: [{ N: '2020' }] } } },
-    });
-  });
-
-  it('answers per-statement errors with their codes and keeps the other writes', () => {
-    const output = batch([
-      { Statement: `INSERT INTO Music value {'Artist':'Acme Band','SongTitle':'PartiQL Rocks'}` },
-      { Statement: `UPDATE Music SET a = 1 WHERE Artist='Nobody' AND SongTitle='x'` },
-      {
-        Statement: `UPDATE Music SET a = 1 WHERE Artist='Acme Band' AND SongTitle='PartiQL Rocks' AND b = 1`,
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-      { Statement: `INSERT INTO Nope value {'a':'b'}` },
-      { Statement: `DELETE FROM Music WHERE` },
-      { Statement: `INSERT INTO Music value {'Artist':'New','SongTitle':'One'}` },
-    ]);
-    expect(output.Responses).toEqual([
-      {
-        Error: { Code: 'DuplicateItem', Message: 'Duplicate primary key exists in table' },
-        TableName: 'Music',
-      },
-      {
-        Error: { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' },
-        TableName: 'Music',
-      },
-      {
-        Error: {
-          Code: 'ConditionalCheckFailed',
-          Message: 'The conditional request failed',
-          Item: { Artist: { S: 'Acme Band' }, SongTitle: { S: 'PartiQL Rocks' } },
-        },
-        TableName: 'Music',
-      },
-      { Error: { Code: 'ResourceNotFound', Message: 'Requested resource not found' } },
-      {
-        Error: {
-          Code: 'ValidationError',
-          Message: "Statement wasn't well formed, can't be processed: Unexpected term",
-        },
-      },
-      { TableName: 'Music' },
-    ]);
-    expect(stored('New', 'One')).toBeDefined();
-  });
-
-  it('reads items by their full key and refuses other reads per statement', () => {
-    const output = batch(
-      [
-        { Statement: `SELECT * FROM Music WHERE Artist='Acme Band' AND SongTitle='PartiQL Rocks'` },
-        {
-          Statement: `SELECT SongTitle FROM Music WHERE Artist=? AND SongTitle=?`,
-          Parameters: [{ S: 'Acme Band' }, { S: 'Missing' }],
-        },
-        { Statement: `SELECT * FROM Music WHERE Artist='Acme Band'` },
-        {
-          Statement: `SELECT * FROM Music WHERE Artist='Acme Band' AND SongTitle='PartiQL Rocks' AND attribute_exists(ss)`,
-        },
-      ],
-      { ReturnConsumedCapacity: 'TOTAL' },
-    );
-    const refused = {
-      Error: {
-        Code: 'ValidationError',
-        Message:
-          'Select statements within BatchExecuteStatement must specify the primary key in the where clause.',
-      },
-      TableName: 'Music',
-    };
-    expect(output).toEqual({
-      Responses: [
-        { TableName: 'Music', Item: { Artist: { S: 'Acme Band' }, SongTitle: { S: 'PartiQL Rocks' } } },
-        { TableName: 'Music' },
-        refused,
-        refused,
-      ],
-      ConsumedCapacity: [{ TableName: 'Music', CapacityUnits: 1 }],
-    });
-  });
-
-  // DynamoDB Local's BatchExecuteStatementFunction (unverified against the service).
-  it('refuses reads and writes together', () => {
-    expect(
-      wire(() =>
-        batch([
-          { Statement: `SELECT * FROM Music WHERE Artist='a' AND SongTitle='b'` },
-          { Statement: `DELETE FROM Music WHERE Artist='a' AND SongTitle='b'` },
-        ]),
-      ),
-    ).toEqual({
-      __type: 'com.amazon.coral.validate#ValidationException',
-      message: 'Read and write requests together in the same batch is not supported.',
-    });
-  });
-
-  it('takes at most 25 statements', () => {
-    const statements = Array.from({ length: 26 }, () => ({
-      Statement: `SELECT * FROM Music WHERE Artist='a' AND SongTitle='b'`,
-    }));
-    expect((wire(() => batch(statements)) as { message: string }).message).toContain(
-      'Member must have length less than or equal to 25',
-    );
-  });
-});
 
 describe('ExecuteTransaction', () => {
   const documentationExample = [
