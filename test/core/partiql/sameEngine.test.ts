@@ -127,4 +127,41 @@ describe('PartiQL writes through the engine', () => {
       TableName: 'Partiql',
     });
   });
+
+  it('keep the TTL expiry index as the native writes do, so the ttl-expirer deletes what they wrote', () => {
+    const { engine } = setup();
+    for (const name of ['Native', 'Partiql'])
+      engine.execute('UpdateTimeToLive', {
+        TableName: name,
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      });
+    const past = Date.UTC(2025, 11, 31) / 1000;
+    for (const sk of ['a', 'b', 'c'])
+      engine.execute('PutItem', {
+        TableName: 'Native',
+        Item: { pk: { S: 'p' }, sk: { S: sk }, expiresAt: { N: String(past) } },
+      });
+    engine.execute('UpdateItem', {
+      TableName: 'Native',
+      Key: { pk: { S: 'p' }, sk: { S: 'b' } },
+      UpdateExpression: 'REMOVE expiresAt',
+    });
+    engine.execute('DeleteItem', { TableName: 'Native', Key: { pk: { S: 'p' }, sk: { S: 'c' } } });
+    engine.execute('BatchExecuteStatement', {
+      Statements: ['a', 'b', 'c'].map((sk) => ({
+        Statement: `INSERT INTO Partiql VALUE {'pk': 'p', 'sk': ?, 'expiresAt': ?}`,
+        Parameters: [{ S: sk }, { N: String(past) }],
+      })),
+    });
+    engine.execute('ExecuteStatement', {
+      Statement: `UPDATE Partiql REMOVE expiresAt WHERE pk = 'p' AND sk = 'b'`,
+    });
+    engine.execute('ExecuteStatement', { Statement: `DELETE FROM Partiql WHERE pk = 'p' AND sk = 'c'` });
+    const expired = (name: string) => {
+      const index = engine.region().tables.get(name)!.expiryIndex!;
+      return [...index.expired(engine.clock.now())].length;
+    };
+    expect(expired('Native')).toBe(1);
+    expect(expired('Partiql')).toBe(1);
+  });
 });
