@@ -299,7 +299,7 @@ export const TEMPLATES: readonly Template[] = [
   })),
   dynamodb('ExecuteStatement', true, () => ({
     Statement:
-      "UPDATE \"Fuzz\" SET color = ?, score = score + 1, doc.\"list\" = list_append([1], ['z']), doc.\"set\" = set_delete(doc.\"set\", <<'x'>>) REMOVE gone WHERE pk = 'a' AND sk = 1 AND attribute_exists(color) RETURNING MODIFIED NEW *",
+      'UPDATE "Fuzz" SET color = ?, score = score + 1, doc."list" = list_append([1], [\'z\']), doc."set" = set_delete(doc."set", <<\'x\'>>) REMOVE gone WHERE pk = \'a\' AND sk = 1 AND attribute_exists(color) RETURNING MODIFIED NEW *',
     Parameters: [{ S: 'blue' }],
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   })),
@@ -315,7 +315,7 @@ export const TEMPLATES: readonly Template[] = [
   })),
   dynamodb('ExecuteTransaction', true, () => ({
     TransactStatements: [
-      { Statement: 'UPDATE "Plain" SET tags = set_add(tags, <<\'x\'>>) WHERE id = \'p1\'' },
+      { Statement: "UPDATE \"Plain\" SET tags = set_add(tags, <<'x'>>) WHERE id = 'p1'" },
       {
         Statement: 'EXISTS(SELECT * FROM "Fuzz" WHERE pk = \'a\' AND sk = 1 AND color = ?)',
         Parameters: [{ S: 'red' }],
