@@ -1,5 +1,10 @@
 import { ValidationException } from '../errors/index.js';
-import type { ConditionExpression, KeyConditionPart, ProjectionPlan } from '../expressions/index.js';
+import type {
+  ConditionExpression,
+  DocumentPath,
+  KeyConditionPart,
+  ProjectionPlan,
+} from '../expressions/index.js';
 import { type AttributeMap, type AttributeValue, typeOf } from '../model/attributeValue.js';
 import { compareScalars } from '../model/compare.js';
 import type { KeyDefinition, KeyShape } from '../store/table.js';
@@ -7,7 +12,7 @@ import type { Expr, SelectStatement } from './ast.js';
 import { PartiqlMessages } from './errors.js';
 import { SelectProjection } from './projection.js';
 import { isValueExpression, literalValue, MISSING } from './values.js';
-import { type Conjunct, checkKeyValue, combine, fullKey, keyEquality } from './where.js';
+import { type Conjunct, checkKeyValue, combine, conjunctsOf, fullKey, keyEquality } from './where.js';
 
 /**
  * How a SELECT reads (docs/partiql.md §3.2), as DynamoDB plans it: equality on the whole primary key
@@ -29,6 +34,8 @@ export type SelectPlan =
       readonly partitions: readonly KeyConditionPart[][];
       /** The partition key came from a top-level `=` or IN, not from the branches of an OR. */
       readonly keyed: boolean;
+      /** For an OR whose branches each fix the partition: what each branch filters on. */
+      readonly branches: readonly BranchFilter[] | undefined;
       readonly forward: boolean;
       readonly filter: ConditionExpression | undefined;
       readonly projection: ProjectionPlan | undefined;
@@ -38,6 +45,12 @@ export type SelectPlan =
       readonly filter: ConditionExpression | undefined;
       readonly projection: ProjectionPlan | undefined;
     };
+
+/** One OR branch of a keyed read: its partition, and the paths its other conditions read. */
+export interface BranchFilter {
+  readonly partition: AttributeValue;
+  readonly paths: readonly DocumentPath[];
+}
 
 export function planSelect(
   statement: SelectStatement,
@@ -94,6 +107,7 @@ export function planSelect(
     kind: 'query',
     partitions: values.map((value) => (rangePart ? [hashPart(value), rangePart] : [hashPart(value)])),
     keyed: partitions.used !== undefined,
+    branches: partitions.branches,
     forward,
     filter: combine(rest),
     projection,
@@ -109,7 +123,7 @@ function partitionValues(
   hash: KeyDefinition,
   range: KeyDefinition | undefined,
   parameters: readonly AttributeValue[],
-): { values: AttributeValue[]; used: Conjunct | undefined } | undefined {
+): { values: AttributeValue[]; used: Conjunct | undefined; branches?: BranchFilter[] } | undefined {
   for (const conjunct of conjuncts) {
     const value = keyEquality(conjunct, hash.name, parameters);
     if (value !== undefined) {
@@ -126,10 +140,35 @@ function partitionValues(
     const keyed = branches.map((branch) => branchPartition(branch, hash, parameters));
     if (keyed.every((value) => value !== undefined)) {
       checkOverlap(branches, keyed as AttributeValue[], range, parameters);
-      return { values: distinct(keyed as AttributeValue[]), used: undefined };
+      return {
+        values: distinct(keyed as AttributeValue[]),
+        used: undefined,
+        branches: branches.map((branch, index) =>
+          branchFilter(branch, keyed[index]!, hash, range, parameters),
+        ),
+      };
     }
   }
   return undefined;
+}
+
+/** What an OR branch filters on: its conditions but the partition equality and one sort-key range. */
+function branchFilter(
+  branch: Expr,
+  partition: AttributeValue,
+  hash: KeyDefinition,
+  range: KeyDefinition | undefined,
+  parameters: readonly AttributeValue[],
+): BranchFilter {
+  let rest = conjunctsOf(branch, parameters);
+  const equality = rest.find((conjunct) => keyEquality(conjunct, hash.name, parameters) !== undefined);
+  rest = rest.filter((conjunct) => conjunct !== equality);
+  const narrowing =
+    range === undefined
+      ? undefined
+      : rest.find((conjunct) => sortKeyCondition(conjunct.expression, range, parameters) !== undefined);
+  rest = rest.filter((conjunct) => conjunct !== narrowing);
+  return { partition, paths: rest.flatMap((conjunct) => conjunct.paths) };
 }
 
 function inValues(

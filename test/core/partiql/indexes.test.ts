@@ -178,6 +178,28 @@ describe('SELECT through an index qualifier', () => {
     ).toHaveLength(3);
   });
 
+  // floci-io/floci DynamoDbPartiQLKeyPlan, checked against DynamoDB (eu-west-2, September 2026): ORed
+  // branches that each fix the partition go through when one filters on projected attributes only,
+  // and are refused, naming the branch of the highest partition value, when none does.
+  it('checks ORed keyed branches one by one', () => {
+    expect(
+      sortKeys(
+        run(
+          engine,
+          `SELECT pk, sk FROM "Indexed"."gsi-inc" WHERE (gsiPk2 = 'y' AND nonproj = 'np1') OR (gsiPk2 = 'y2' AND projattr = 'proj5')`,
+        ).Items,
+      ),
+    ).toEqual(['s5']);
+    expect(
+      failure(
+        engine,
+        `SELECT pk FROM "Indexed"."gsi-inc" WHERE (gsiPk2 = 'y2' AND other = 'o') OR (gsiPk2 = 'y' AND nonproj = 'np1')`,
+      ).message,
+    ).toBe(
+      'One or more parameter values were invalid: Secondary index gsi-inc does not project one or more filter attributes: [other]',
+    );
+  });
+
   it('answers the qualifier messages', () => {
     const refused = (statement: string, extra: Record<string, unknown> = {}) =>
       failure(engine, statement, extra).message;
