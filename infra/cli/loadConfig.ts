@@ -6,7 +6,7 @@ import type { EddyConfig } from '../config.js';
 
 /** A configuration eddy cannot use: which file, where in it, and why. */
 export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+  override readonly name: string = 'ConfigError';
   constructor(
     readonly file: string,
     /** Where in the file (`tables[1].TableName`), empty for the file as a whole. */
@@ -144,6 +144,8 @@ const FUNCTION_KEYS = [
   'environment',
   'isolation',
   'events',
+  'runtime',
+  'build',
 ];
 
 function checkFunctions(functions: unknown, fail: (path: string, reason: string) => never): void {

@@ -5,7 +5,7 @@ import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js
 import { type ChangeLog, StreamsService } from '../../streams/index.js';
 import { MappingManager } from '../../streams/mapping/index.js';
 import { archiverBinding, archiveSinkOf } from '../archive/index.js';
-import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
+import { BindingError, bindingsOf, type FunctionBinding, runsLocally } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import { type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
@@ -19,6 +19,7 @@ import { type Durability, Persistence, ReplayableClock } from '../persistence/in
 import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
 import { durableFunctions } from './durableFunctions.js';
+import { buildFunctions } from './functionBuilds.js';
 import { bindingUuid, MappingCheckpoints } from './mappingCheckpoints.js';
 import { streamSettings } from './streamSettings.js';
 
@@ -56,6 +57,8 @@ export interface StackOptions {
    * checkpoints and destinations survive restarts. Needs the system clock.
    */
   readonly dataDir?: DataDirOptions;
+  /** Where handlers with build settings are bundled (default `<baseDirectory>/.eddy/build`). */
+  readonly buildDirectory?: string;
 }
 
 export interface DataDirOptions {
@@ -175,12 +178,14 @@ export class LocalStack {
       () => checkpoints.flush(),
       () => mappings.close(),
     );
+    stack.options = { ...options, baseDirectory };
     try {
       const held = engine.region(accountId, region).tables;
       const declared = (config.tables ?? []).filter((table) => !held.has(table.TableName ?? ''));
       provisionTables(engine, declared, { accountId, region }, { logger });
       stack.bindings = bindingsOf(config, baseDirectory);
-      stack.startFunctions(options);
+      await stack.buildFunctions(stack.bindings);
+      for (const binding of stack.bindings) stack.startFunction(binding);
       stack.startArchive(baseDirectory);
     } catch (error) {
       await stack.close();
@@ -224,46 +229,76 @@ export class LocalStack {
     }
   }
 
-  /** Defines the project's functions and starts their mappings and schedules. */
-  private startFunctions(options: StackOptions): void {
+  private options: StackOptions = {};
+  /** Bundles of functions with build settings, by function name (what runs instead of the source). */
+  private readonly bundles = new Map<string, string>();
+
+  /** Bundles the handlers whose stack asks for a build (`FunctionBinding.build`). */
+  async buildFunctions(bindings: readonly FunctionBinding[]): Promise<void> {
+    const toBuild = bindings.filter(
+      (binding) =>
+        binding.build !== undefined && runsLocally(binding) && !this.options.handlers?.[binding.functionName],
+    );
+    const outDirectory =
+      this.options.buildDirectory ?? `${this.options.baseDirectory ?? process.cwd()}/.eddy/build`;
+    for (const [name, module] of await buildFunctions(toBuild, outDirectory)) this.bundles.set(name, module);
+  }
+
+  /**
+   * Defines one of the project's functions and starts its mappings and schedules. A function eddy
+   * does not run (another runtime) is defined as one that fails, with its mappings disabled.
+   */
+  startFunction(binding: FunctionBinding): void {
     const { engine } = this;
-    for (const binding of this.bindings) {
-      const handler = options.handlers?.[binding.functionName];
-      this.defineFunction(binding, handler ? { handler } : { module: binding.handlerPath });
-      for (const stream of binding.streams) {
-        const table = engine.region().tables.get(stream.table)!;
-        if (table.stream?.enabled !== true) {
-          throw new BindingError(
-            `functions.${binding.functionName}`,
-            `table '${stream.table}' has no enabled stream (add StreamSpecification to the table)`,
-          );
-        }
-        this.createBinding(
-          binding.functionName,
-          stream.table,
-          {
-            ...(stream.settings as Record<string, unknown>),
-            StartingPosition: stream.settings.StartingPosition ?? 'TRIM_HORIZON',
-            EventSourceArn: table.stream.arn,
-            FunctionName: binding.functionName,
-          },
+    const options = this.options;
+    const runs = runsLocally(binding);
+    const handler = runs ? options.handlers?.[binding.functionName] : notRunHandler(binding);
+    this.defineFunction(
+      binding,
+      handler ? { handler } : { module: this.bundles.get(binding.functionName) ?? binding.handlerPath },
+    );
+    for (const stream of binding.streams) {
+      const table = engine.region().tables.get(stream.table)!;
+      if (table.stream?.enabled !== true) {
+        throw new BindingError(
           `functions.${binding.functionName}`,
+          `table '${stream.table}' has no enabled stream (add StreamSpecification to the table)`,
         );
       }
-      const scheduled = binding.schedules
-        .filter((schedule) => schedule.enabled && options.startSchedules !== false)
-        .map((schedule) =>
-          scheduleFunction(engine.clock, (event) => this.invokeScheduled(binding.functionName, event), {
-            rate: schedule.rateMs,
-            name: binding.functionName,
-            accountId: engine.defaultAccountId,
-            region: engine.defaultRegion,
-            onError: (error) =>
-              this.logger.error({ err: error, function: binding.functionName }, 'scheduled run failed'),
-          }),
-        );
-      if (scheduled.length > 0) this.schedules.set(binding.functionName, scheduled);
-      for (const schedule of scheduled) this.closers.push(() => schedule.stop());
+      this.createBinding(
+        binding.functionName,
+        stream.table,
+        {
+          ...(stream.settings as Record<string, unknown>),
+          StartingPosition: stream.settings.StartingPosition ?? 'TRIM_HORIZON',
+          EventSourceArn: table.stream.arn,
+          FunctionName: binding.functionName,
+          // A function eddy does not run keeps its mapping, paused where it starts.
+          ...(runs ? {} : { Enabled: false }),
+        },
+        `functions.${binding.functionName}`,
+      );
+    }
+    const scheduled = binding.schedules
+      .filter((schedule) => runs && schedule.enabled && options.startSchedules !== false)
+      .map((schedule) =>
+        scheduleFunction(engine.clock, (event) => this.invokeScheduled(binding.functionName, event), {
+          rate: schedule.rateMs,
+          name: binding.functionName,
+          accountId: engine.defaultAccountId,
+          region: engine.defaultRegion,
+          onError: (error) =>
+            this.logger.error({ err: error, function: binding.functionName }, 'scheduled run failed'),
+        }),
+      );
+    if (scheduled.length > 0) this.schedules.set(binding.functionName, scheduled);
+    for (const schedule of scheduled) {
+      // `settled()` (and the test kit's `advance`) waits for a scheduled run in flight, as for the ttl-expirer.
+      const unregister = engine.addSettler(() => schedule.settled());
+      this.closers.push(() => {
+        unregister();
+        schedule.stop();
+      });
     }
   }
 
@@ -408,6 +443,15 @@ export class LocalStack {
     for (let close = this.closers.pop(); close !== undefined; close = this.closers.pop()) await close();
     this.streams.changeLog.close();
   }
+}
+
+/** The handler of a function eddy does not run: every invocation fails, saying why. */
+function notRunHandler(binding: FunctionBinding): () => never {
+  return () => {
+    throw new Error(
+      `eddy does not run ${binding.runtime ?? 'this'} functions: ${binding.functionName} is listed, not run`,
+    );
+  };
 }
 
 /** `dataDir`: takes the directory's lock and recovers the engine's state from it. */
