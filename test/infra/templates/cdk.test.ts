@@ -96,7 +96,7 @@ describe('CDK apps', () => {
           `import { App, Stack, aws_dynamodb as dynamodb } from ${JSON.stringify(cdk.href)};`,
           'const app = new App({ builtinCloudFormationValidation: false });',
           "const stack = new Stack(app, 'Notes', { env: { region: process.env.CDK_DEFAULT_REGION } });",
-          "new dynamodb.Table(stack, 'Notes', { tableName: `notes-${stack.region}`, partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING } });",
+          "new dynamodb.Table(stack, 'Notes', { tableName: 'notes-' + stack.region, partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING } });",
           'app.synth();',
         ].join('\n'),
       );
