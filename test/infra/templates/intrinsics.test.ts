@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: Fn::Sub strings hold CloudFormation's ${...}, not JavaScript's.
 import { describe, expect, it } from 'vitest';
 import { TemplateResolver } from '../../../infra/stack/sources/cloudformation/intrinsics.js';
 import { pseudoParametersOf } from '../../../infra/stack/sources/cloudformation/pseudoParameters.js';

@@ -225,7 +225,7 @@ describe('AWS::Lambda::Function, AWS::Lambda::EventSourceMapping, AWS::Events::R
       await stack.settled();
       const sizes = stack
         .invocations('Indexer')
-        .map((invocation) => (invocation.event as { Records: [] }).Records.length);
+        .map((invocation) => (invocation.event as { Records: unknown[] }).Records.length);
       expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(3);
       expect(Math.max(...sizes)).toBeLessThanOrEqual(2);
       const indexer = stack.stack.functions.get('Indexer')!.definition;
