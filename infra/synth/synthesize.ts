@@ -1,4 +1,4 @@
-import { bindingsOf } from '../bindings.js';
+import { bindingsOf, runsLocally } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { ARCHIVER_NAME, archiveResources } from './archive.js';
 import { Destinations } from './destinations.js';
@@ -71,6 +71,10 @@ export function synthesize(config: EddyConfig, options: SynthOptions): SynthResu
     warn,
   };
   for (const binding of bindingsOf(config, options.baseDirectory)) {
+    if (!runsLocally(binding)) {
+      warn(`functions.${binding.functionName} runs on ${binding.runtime}, which eddy does not build; not deployed`);
+      continue;
+    }
     const functionConfig = config.functions![binding.functionName]!;
     const { logicalId, resource } = functionResource(binding, functionConfig, options.baseDirectory, context);
     resources[logicalId] = resource;
