@@ -175,7 +175,9 @@ export async function bundleFunctions(
           logLevel: 'silent',
           // The function's own settings; the format stays ESM (index.mjs) and the target node20.
           ...(entry.build?.external === undefined ? {} : { external: [...entry.build.external] }),
-          ...(entry.build?.loader === undefined ? {} : { loader: entry.build.loader as Record<string, Loader> }),
+          ...(entry.build?.loader === undefined
+            ? {}
+            : { loader: entry.build.loader as Record<string, Loader> }),
           ...(entry.build?.define === undefined ? {} : { define: { ...entry.build.define } }),
           ...(entry.build?.mainFields === undefined ? {} : { mainFields: [...entry.build.mainFields] }),
           // Bundled CommonJS dependencies may call require() for Node built-ins; ESM has none.

@@ -165,7 +165,10 @@ function checkFunctions(functions: unknown, fail: (path: string, reason: string)
     ) {
       fail(`${path}.timeout`, 'must be a positive number of seconds');
     }
-    if (definition.runtime !== undefined && (typeof definition.runtime !== 'string' || definition.runtime === ''))
+    if (
+      definition.runtime !== undefined &&
+      (typeof definition.runtime !== 'string' || definition.runtime === '')
+    )
       fail(`${path}.runtime`, 'must be a Lambda runtime name such as nodejs22.x');
     if (definition.build !== undefined && !isPlainObject(definition.build))
       fail(`${path}.build`, 'must be an object of esbuild settings ({ format, target, external, ... })');

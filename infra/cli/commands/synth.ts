@@ -71,6 +71,7 @@ export function addSynthCommand(program: Command, io: CliIo): Command {
           baseDirectory: project.baseDirectory,
           source: relative(io.cwd, project.file) || project.file,
           runtime: options.runtime,
+          templateDirectory,
           codeUriOf: (name) => {
             const zip = artefactsOf(buildDir, name).zip;
             if (!existsSync(zip)) missing.push(relative(io.cwd, zip));

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { FunctionConfig } from '../../../config.js';
+import type { FunctionBuildConfig, FunctionConfig } from '../../../config.js';
 import {
   type BuildMetadata,
   type CodeSource,
@@ -164,7 +164,11 @@ function recordedSource(
   if (typeof metadata?.Handler !== 'string') return undefined;
   const module = resolve(templateDirectory, metadata.Handler);
   if (!existsSync(module)) return undefined;
-  return { module, exportName: typeof metadata.Export === 'string' ? metadata.Export : 'handler' };
+  return {
+    module,
+    exportName: typeof metadata.Export === 'string' ? metadata.Export : 'handler',
+    ...(isObject(metadata.Build) ? { build: metadata.Build as FunctionBuildConfig } : {}),
+  };
 }
 
 function codeSourceOf(sam: boolean, code: unknown, inline: unknown, templateDirectory: string): CodeSource {

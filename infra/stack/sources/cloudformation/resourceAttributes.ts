@@ -7,8 +7,8 @@ import type { TemplatePath } from './templateFile.js';
  * local name, the stack's region and account.
  *
  * Local names (docs/templates.md "Names"): the physical name the template gives (`TableName`,
- * `FunctionName`, `QueueName`...), else the name eddy synth recorded (`Metadata.Eddy.Name`), else
- * the logical id. CloudFormation would generate `<stack>-<LogicalId>-<random>`; the logical id
+ * `FunctionName`, `QueueName`...), else the name eddy synth recorded (`Metadata.Eddy.Name`, with
+ * the local ARN in `Metadata.Eddy.Arn` for the destinations it creates), else the logical id. CloudFormation would generate `<stack>-<LogicalId>-<random>`; the logical id
  * keeps names stable across runs and readable in logs, and code that reads a name through `Ref`
  * (an environment variable) gets the same one.
  */
@@ -157,7 +157,12 @@ export function attributeOf(
   const name = resolver.nameOf(logicalId);
   const facts = TYPES[resource.Type];
   const context = contextOf(resolver);
-  const arn = facts?.arn?.(name, context) ?? genericArn(resource.Type, name, context);
+  // eddy synth records the local ARN a destination it created stands for.
+  const recorded = eddyMetadata(resource)?.Arn;
+  const arn =
+    typeof recorded === 'string'
+      ? recorded
+      : (facts?.arn?.(name, context) ?? genericArn(resource.Type, name, context));
   if (attribute === 'Arn') return arn;
   const known = facts?.attributes?.[attribute];
   if (known !== undefined) return known(name, arn, context);

@@ -153,15 +153,18 @@ export function readTemplateStack(input: unknown, options: TemplateStackOptions)
   for (const [name, events] of byFunction) functions[name] = { ...functions[name]!, events };
 
   // Queues, topics and buckets on-failure destinations name are kept by eddy (as files).
-  const destinations = new Set(
-    bindings.flatMap(({ binding }) =>
+  const destinations = new Set([
+    ...bindings.flatMap(({ binding }) =>
       'stream' in binding && binding.stream.DestinationConfig?.OnFailure?.Destination !== undefined
         ? [binding.stream.DestinationConfig.OnFailure.Destination]
         : [],
     ),
-  );
+    ...(archive?.onFailure === undefined ? [] : [archive.onFailure]),
+  ]);
   for (const [logicalId, resource] of included) {
     if (used.has(logicalId) || SILENT_TYPES.has(resource.Type)) continue;
+    // eddy's own resources (the archive's bucket) come with the archive setting.
+    if (eddyMetadata(resource)?.BuiltIn !== undefined) continue;
     if (DESTINATION_TYPES.has(resource.Type) && isDestination(resolver, logicalId, destinations)) continue;
     if (resource.Type === 'AWS::Serverless::Function' || resource.Type === 'AWS::Lambda::Function') continue;
     ignore(resource.Type);
