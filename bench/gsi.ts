@@ -45,7 +45,10 @@ const BACKFILL_ITEMS = 100_000;
 const TITLES = ['Alien Adventure', 'Attack Ships', 'Galaxy Invaders', 'Meteor Blasters', 'Starship X'];
 const COUNTRIES = ['BR', 'DE', 'FR', 'IN', 'JP', 'US'];
 
-/** The seed's GameScores table, with its GameTitleIndex and a second, sparser-projected index. */
+/**
+ * The GameScores table of the developer guide's GSI page, with its GameTitleIndex and a second,
+ * sparser-projected index. https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html
+ */
 const GAME_TITLE_INDEX = {
   IndexName: 'GameTitleIndex',
   KeySchema: [

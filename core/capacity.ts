@@ -1,5 +1,5 @@
 /**
- * Consumed capacity by the service's rules (spec §4.3,
+ * Consumed capacity by the service's rules (docs/dynamodb.md §4.3,
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/provisioned-capacity-mode.html):
  * writes ⌈size/1 KB⌉ (minimum 1), reads ⌈size/4 KB⌉ (minimum 1), eventually consistent reads at
  * half, transactions at double.
@@ -38,7 +38,7 @@ export interface IndexCapacity {
 
 /**
  * Builds the ConsumedCapacity member (or undefined for NONE). TOTAL gives the table name and the
- * total; INDEXES adds the table's share and each touched index (spec §4.3.1).
+ * total; INDEXES adds the table's share and each touched index (docs/dynamodb.md §4.3.1).
  */
 export function consumedCapacity(
   mode: ReturnConsumedCapacity | undefined,

@@ -4,13 +4,13 @@ import { rememberStored } from './store/storedImages.js';
 import type { StoredItem } from './store/storedItem.js';
 
 /**
- * What the commit point emits for every item a committed write changed (DESIGN §2): one event
+ * What the commit point emits for every item a committed write changed (docs/architecture.md §2.4): one event
  * per changed item, none for a write that changed nothing, in commit order. `streams/` builds
  * DynamoDB Streams records from these; the gsi-maintainer consumes them as NEW_AND_OLD_IMAGES.
  */
 export type ChangeEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
 
-/** The identity DynamoDB's TTL process writes as (spec §1.2.8). */
+/** The identity DynamoDB's TTL process writes as (docs/streams-and-lambda.md §1.2.8). */
 export interface ServiceIdentity {
   readonly type: 'Service';
   readonly principalId: 'dynamodb.amazonaws.com';

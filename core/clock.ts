@@ -1,6 +1,6 @@
 /**
- * The one clock (DESIGN §2): creation times, TTL, retention, iterator expiry, batching windows
- * and schedules all read it. Tests use `VirtualClock` and move time themselves.
+ * The one clock (docs/architecture.md §2.1): creation times, TTL, retention, iterator expiry, batching
+ * windows and schedules all read it. Tests use `VirtualClock` and move time themselves.
  */
 export interface TimerHandle {
   readonly id: number;

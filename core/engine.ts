@@ -43,7 +43,7 @@ export interface EngineOptions {
   globalIndexes?: GlobalIndexMode;
   /**
    * After an UpdateTimeToLive, further changes fail for this long, in ms (default 1 hour, as
-   * documented; about 30 minutes was observed: streams spec §5.4).
+   * documented; about 30 minutes was observed: docs/streams-and-lambda.md §5.4).
    */
   ttlChangeLockoutMs?: number;
 }
@@ -248,7 +248,7 @@ export class Engine {
 
   /**
    * Finds a table for a data-plane call. Missing and CREATING tables answer
-   * `Requested resource not found` (spec §4.1.5).
+   * `Requested resource not found` (docs/dynamodb.md §4.1.5).
    */
   dataPlaneTable(region: Region, tableName: string): Table {
     const table = region.tables.get(tableName);
@@ -347,7 +347,7 @@ export class Engine {
       at,
       identity,
     );
-    // TTL upkeep (streams spec §5.5): a single field check on tables without TTL.
+    // TTL upkeep (docs/streams-and-lambda.md §5.5): a single field check on tables without TTL.
     if (table.expiryIndex !== undefined) table.expiryIndex.onCommit(write, event.itemKey);
     // Asked first, so writes that touch no engine-kept index make no closures (~0.15 KB a PutItem
     // with GSIs kept by the gsi-maintainer, heap sampling).
@@ -373,7 +373,7 @@ export class Engine {
   }
 }
 
-/** Control-plane TableName checks come before the constraint list (spec §2.5.2). */
+/** Control-plane TableName checks come before the constraint list (docs/dynamodb.md §2.5.2). */
 function checkControlPlaneTableName(tableName: unknown): void {
   if (tableName === undefined) {
     throw new ValidationException("The parameter 'TableName' is required but was not present in the request");

@@ -18,7 +18,7 @@ export interface ActionContext {
 
 /**
  * One DynamoDB operation: its input shape, its stateless checks, and its action. Checks run in
- * the service's order (spec §8.1): types → (control-plane TableName) → constraint list →
+ * the service's order (docs/dynamodb.md §8.1): types → (control-plane TableName) → constraint list →
  * `validate` → `execute` (table lookup and everything after).
  */
 export interface OperationDefinition<Input = Record<string, unknown>, Output = unknown, Prepared = unknown> {
@@ -26,12 +26,12 @@ export interface OperationDefinition<Input = Record<string, unknown>, Output = u
   readonly shape: Record<string, Shape>;
   /**
    * Control-plane table operations check TableName before the constraint list, with their own
-   * messages (spec §2.5.2).
+   * messages (docs/dynamodb.md §2.5.2).
    */
   readonly controlPlaneTableName?: boolean;
   /**
    * PutItem, UpdateItem and DeleteItem prefix their stateless validation messages with
-   * `1 validation error detected: ` (spec §9.2).
+   * `1 validation error detected: ` (docs/dynamodb.md §9.2).
    */
   readonly prefixStatelessErrors?: boolean;
   /** Control-plane operations that change a table announce it (`Engine.onTableChange`). */

@@ -3,9 +3,9 @@ import { parseDuration } from '../core/clock.js';
 import type { EddyConfig, FunctionBuildConfig, StreamBindingConfig } from './config.js';
 
 /**
- * Bindings: which function listens to which stream or schedule, with which settings (DESIGN §1).
- * The config is normalised here once; the local stack runs these bindings and `eddy synth`
- * writes them into the deployment template, so both always agree.
+ * Bindings: which function listens to which stream or schedule, with which settings
+ * (docs/architecture.md §8). The config is normalised here once; the local stack runs these bindings and
+ * `eddy synth` writes them into the deployment template, so both always agree.
  */
 export interface FunctionBinding {
   readonly functionName: string;

@@ -53,7 +53,9 @@ export interface StreamBindingConfig {
   readonly ParallelizationFactor?: number;
   readonly TumblingWindowInSeconds?: number;
   readonly Enabled?: boolean;
-  /** Where failed batches go: an SQS queue, SNS topic or S3 bucket ARN (spec §2.1.12). */
+  /**
+   * Where failed batches go: an SQS queue, SNS topic or S3 bucket ARN (docs/streams-and-lambda.md §2.1.12).
+   */
   readonly DestinationConfig?: { readonly OnFailure?: { readonly Destination?: string } };
 }
 
@@ -121,7 +123,10 @@ export interface FunctionBuildConfig {
   readonly mainFields?: readonly string[];
 }
 
-/** Archival of TTL deletions (the seed's "TTL for archival" building block). */
+/**
+ * Archival of TTL deletions (the "Time to live for archival" building block,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/data-modeling-blocks.html).
+ */
 export interface ArchiveConfig {
   /** Tables whose TTL deletions are archived (their streams must carry old images). */
   readonly tables: readonly string[];

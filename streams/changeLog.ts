@@ -14,19 +14,21 @@ export interface ChangeLogOptions {
    * shard would hide until production.
    */
   shardCount?: number;
-  /** Shard rollover period (default `'4h'`, the interval observed on AWS, spec §1.4.5). */
+  /**
+   * Shard rollover period (default `'4h'`, the interval observed on AWS, docs/streams-and-lambda.md §1.4.5).
+   */
   rolloverPeriod?: number | string;
-  /** Record retention (default `'24h'`, spec §1.4.6). */
+  /** Record retention (default `'24h'`, docs/streams-and-lambda.md §1.4.6). */
   retention?: number | string;
-  /** Shard iterator lifetime (default `'15m'`, spec §1.5.3). */
+  /** Shard iterator lifetime (default `'15m'`, docs/streams-and-lambda.md §1.5.3). */
   iteratorLifetime?: number | string;
 }
 
 const attached = new WeakMap<ChangeSource, ChangeLog>();
 
 /**
- * The change log (DESIGN §1): subscribes to the engine's commit port and files every change into
- * the table's internal feed and, while the table's StreamSpecification enables it, its DynamoDB
+ * The change log (docs/architecture.md §3): subscribes to the engine's commit port and files every change
+ * into the table's internal feed and, while the table's StreamSpecification enables it, its DynamoDB
  * stream. All time comes from the engine clock.
  *
  * Attach it before the first write (the host does at startup): changes committed before it

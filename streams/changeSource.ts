@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Region } from '../core/store/region.js';
 
 /**
- * What `streams/` needs from the engine (DESIGN §1 dependency rules): the commit port, the one
+ * What `streams/` needs from the engine (docs/architecture.md §1.2): the commit port, the one
  * clock, and read access to the tables' stream settings (`Table.stream`, set by CreateTable and
  * UpdateTable). `Engine` satisfies it as is; nothing here reaches into engine internals.
  */

@@ -55,8 +55,8 @@ export interface ChangesOptions {
 }
 
 /**
- * The changes of a table as `DynamoDBRecord`s (spec §1.1, §1.2), in commit order: "push on top"
- * of the change log (DESIGN §2).
+ * The changes of a table as `DynamoDBRecord`s (docs/streams-and-lambda.md §1.1, §1.2), in commit order: "push
+ * on top" of the change log (docs/architecture.md §3.2).
  *
  * Live by default: each subscriber sees the changes committed after it subscribed, delivered
  * asynchronously so writers never wait for subscribers. With `from`, a replay from any position

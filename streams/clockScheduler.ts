@@ -2,7 +2,7 @@ import { type SchedulerAction, type SchedulerLike, Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
 
 /**
- * An RxJS scheduler over the engine's `Clock` (DESIGN §2 "one clock"): `now()` is the clock's
+ * An RxJS scheduler over the engine's `Clock` (docs/architecture.md §2.1): `now()` is the clock's
  * time and delayed work runs on the clock's timers, so with a `VirtualClock` the time operators
  * of a pipeline (`delay`, `bufferTime`, `debounceTime`, `timeout`...) move only when the test
  * advances the clock, and exactly as far.

@@ -1,6 +1,6 @@
 /**
- * eddy's own errors for the RxJS API (DESIGN §4: they end in `Error` and carry `cause`). Service
- * conditions that AWS names (TrimmedDataAccessException...) keep their AWS classes.
+ * eddy's own errors for the RxJS API (they end in `Error` and carry `cause`: CONTRIBUTING.md, conventions).
+ * Service conditions that AWS names (TrimmedDataAccessException...) keep their AWS classes.
  */
 
 /** The table has no stream to read (none enabled, or the ARN names no retained stream). */
@@ -11,7 +11,7 @@ export class StreamUnavailableError extends Error {
   }
 }
 
-/** A view type asks for images the stream does not carry (spec §1.2.3). */
+/** A view type asks for images the stream does not carry (docs/streams-and-lambda.md §1.2.3). */
 export class ViewTypeError extends Error {
   override readonly name = 'ViewTypeError';
   constructor(message: string, options?: { cause?: unknown }) {

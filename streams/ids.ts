@@ -3,10 +3,11 @@ import { createHash, randomBytes } from 'node:crypto';
 /**
  * Identifiers of streams, shards and records.
  *
- * - `eventID` (spec §1.1.5): 32 lowercase hex characters, globally unique. Built when a record is
- *   read, from the stream's salt and the record's ordinal through a bijective 32-bit mix per
+ * - `eventID` (docs/streams-and-lambda.md §1.1.5): 32 lowercase hex characters, globally unique. Built when a
+ *   record is read, from the stream's salt and the record's ordinal through a bijective 32-bit mix per
  *   lane, so it is the same on every re-read and unique within a stream by construction.
- * - `ShardId` (spec §1.4.4): `shardId-<20-digit zero-padded creation epoch-ms>-<8 hex>`.
+ * - `ShardId` (docs/streams-and-lambda.md §1.4.4): `shardId-<20-digit zero-padded creation epoch-ms>-<8
+ *   hex>`.
  *
  * A stream's salt and its shard ids derive from what the stream is (its table incarnation and
  * ARN, the generation's start time), not from fresh randomness: a host that replays its

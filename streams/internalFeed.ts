@@ -18,7 +18,7 @@ export type RecordMaker<T> = (ordinal: number, event: ChangeEvent) => T;
 export const feedRecord: RecordMaker<FeedRecord> = (ordinal, event) => ({ ordinal, event });
 
 /**
- * The internal change feed of one table (DESIGN §2 "two feeds"): it always exists, whether or not
+ * The internal change feed of one table (docs/architecture.md §3.1): it always exists, whether or not
  * the table has a user-visible stream, and carries every change as NEW_AND_OLD_IMAGES (the GSI
  * maintainer's input). Unlike a stream it has no retention period: it keeps a change only until
  * every registered reader has committed past it, so memory is bounded by the slowest reader's

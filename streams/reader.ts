@@ -6,12 +6,12 @@ import type { Shard } from './shard.js';
 import type { Stream } from './stream.js';
 
 /**
- * Reading streams from any position (spec §1.5): "pull underneath" (DESIGN §2). Readers hold
- * positions, never records, so a reader that failed reads again from where it was, and a slow one
- * costs no memory beyond the log that retention keeps anyway.
+ * Reading streams from any position (docs/streams-and-lambda.md §1.5): "pull underneath"
+ * (docs/architecture.md §3.2). Readers hold positions, never records, so a reader that failed reads again
+ * from where it was, and a slow one costs no memory beyond the log that retention keeps anyway.
  */
 
-/** Where a whole-stream read starts (spec §1.5.1 iterator types, plus a time). */
+/** Where a whole-stream read starts (docs/streams-and-lambda.md §1.5.1 iterator types, plus a time). */
 export type StreamPosition =
   | 'TRIM_HORIZON'
   | 'LATEST'
@@ -21,7 +21,7 @@ export type StreamPosition =
 
 export type ShardIteratorType = 'TRIM_HORIZON' | 'LATEST' | 'AT_SEQUENCE_NUMBER' | 'AFTER_SEQUENCE_NUMBER';
 
-/** The data an iterator or position points to was trimmed (spec §1.5.4). */
+/** The data an iterator or position points to was trimmed (docs/streams-and-lambda.md §1.5.4). */
 export function trimmed(): TrimmedDataAccessException {
   return new TrimmedDataAccessException('The data you are trying to access has been trimmed');
 }
@@ -49,8 +49,8 @@ export function startPosition(stream: Stream, from: StreamPosition): number {
 }
 
 /**
- * The ordinal a shard iterator of `type` starts at (spec §1.5.1): the first record it returns is
- * the first of the shard whose ordinal is at least this.
+ * The ordinal a shard iterator of `type` starts at (docs/streams-and-lambda.md §1.5.1): the first record it
+ * returns is the first of the shard whose ordinal is at least this.
  * @throws TrimmedDataAccessException when the sequence number is older than the trim point.
  */
 export function iteratorOrdinal(
@@ -85,13 +85,13 @@ export interface ShardRead<T = FeedRecord> {
   readonly records: T[];
   /** Where the next read starts. */
   readonly nextOrdinal: number;
-  /** The shard is closed and everything in it has been read (spec §1.5.7). */
+  /** The shard is closed and everything in it has been read (docs/streams-and-lambda.md §1.5.7). */
   readonly endOfShard: boolean;
 }
 
 /**
- * Reads one shard from `ordinal` on, in sequence-number order (spec §1.5.8), each record made by
- * `make` (GetRecords makes wire records, a mapping its pending records).
+ * Reads one shard from `ordinal` on, in sequence-number order (docs/streams-and-lambda.md §1.5.8), each
+ * record made by `make` (GetRecords makes wire records, a mapping its pending records).
  * @throws TrimmedDataAccessException when records the position points to were trimmed.
  */
 export function readShard(
@@ -135,8 +135,8 @@ export function readShard(
 }
 
 /**
- * Shards in an order that reads every parent before its children (spec §1.4.3): a stable
- * topological order of the lineage. Parents that were trimmed away count as done.
+ * Shards in an order that reads every parent before its children (docs/streams-and-lambda.md §1.4.3): a
+ * stable topological order of the lineage. Parents that were trimmed away count as done.
  */
 export function shardsInReadOrder(shards: readonly Shard[]): Shard[] {
   const byId = new Map(shards.map((shard) => [shard.id, shard]));
@@ -153,7 +153,7 @@ export function shardsInReadOrder(shards: readonly Shard[]): Shard[] {
   return ordered;
 }
 
-/** The children of a shard (a parent has at most one here, spec §1.4.1). */
+/** The children of a shard (a parent has at most one here, docs/streams-and-lambda.md §1.4.1). */
 export function childrenOf(stream: Stream, shardId: string): Shard[] {
   return stream.shards.filter((shard) => shard.parentId === shardId);
 }

@@ -1,6 +1,6 @@
 /**
- * Sequence numbers (spec §1.2.6): decimal strings of 21 to 40 digits that increase strictly
- * within a shard and must be compared as big integers.
+ * Sequence numbers (docs/streams-and-lambda.md §1.2.6): decimal strings of 21 to 40 digits that increase
+ * strictly within a shard and must be compared as big integers.
  *
  * eddy numbers the records of one stream 1, 2, 3... in commit order (its "ordinal") and writes
  * ordinal n as `1` followed by n on 20 zero-padded digits: always 21 digits, so the text order
@@ -34,7 +34,9 @@ export function ordinalOf(text: string): number {
   return Number(value);
 }
 
-/** Compares two sequence numbers as big integers (spec §1.2.6): negative, 0 or positive. */
+/**
+ * Compares two sequence numbers as big integers (docs/streams-and-lambda.md §1.2.6): negative, 0 or positive.
+ */
 export function compareSequenceNumbers(a: string, b: string): number {
   const x = BigInt(a);
   const y = BigInt(b);

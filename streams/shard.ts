@@ -13,8 +13,8 @@ export interface ShardState {
 }
 
 /**
- * One shard of a stream (spec §1.4): the positions (in the stream's event log) of the records
- * that hashed to it, in commit order. A shard is open until it rolls over or its stream is
+ * One shard of a stream (docs/streams-and-lambda.md §1.4): the positions (in the stream's event log) of the
+ * records that hashed to it, in commit order. A shard is open until it rolls over or its stream is
  * disabled; then it is closed with an EndingSequenceNumber and receives nothing more.
  *
  * Ordinals: the record at log position p has ordinal p + 1 (see `sequenceNumber.ts`).
@@ -94,7 +94,10 @@ export class Shard {
     return this.positions[this.first + index]!;
   }
 
-  /** The ordinal a TRIM_HORIZON iterator starts at: the oldest record still held (§1.5.1). */
+  /**
+   * The ordinal a TRIM_HORIZON iterator starts at: the oldest record still held
+   * (docs/streams-and-lambda.md §1.5.1).
+   */
   get trimHorizonOrdinal(): number {
     if (this.size > 0) return this.positions[this.first]! + 1;
     return Math.max(this.startOrdinal, this.trimmedThrough + 1);
@@ -123,7 +126,10 @@ export class Shard {
     return shard;
   }
 
-  /** DescribeStream's Shard object (spec §1.4.2: open shards have no EndingSequenceNumber). */
+  /**
+   * DescribeStream's Shard object (docs/streams-and-lambda.md §1.4.2: open shards have no
+   * EndingSequenceNumber).
+   */
   describe(): Record<string, unknown> {
     const range: Record<string, string> = { StartingSequenceNumber: formatSequenceNumber(this.startOrdinal) };
     if (this.endOrdinal !== undefined) range.EndingSequenceNumber = formatSequenceNumber(this.endOrdinal);

@@ -15,7 +15,9 @@ export interface StreamInit {
   readonly arn: string;
   readonly label: string;
   readonly viewType: StreamViewType;
-  /** When the stream was enabled (epoch ms): the time its label spells (spec §1.4.4). */
+  /**
+   * When the stream was enabled (epoch ms): the time its label spells (docs/streams-and-lambda.md §1.4.4).
+   */
   readonly createdAt: number;
   readonly accountId: string;
   readonly region: string;
@@ -53,9 +55,9 @@ export interface RestoredStream {
 export type StreamStatus = 'ENABLING' | 'ENABLED' | 'DISABLING' | 'DISABLED';
 
 /**
- * One DynamoDB stream (spec §1): a log of the table's changes in commit order, split into shards
- * by item key. Every item key maps to the same open shard (hash of the encoded key), so the
- * records of one item stay on one shard in commit order (§1.3.8, §1.3.9).
+ * One DynamoDB stream (docs/streams-and-lambda.md §1): a log of the table's changes in commit order, split
+ * into shards by item key. Every item key maps to the same open shard (hash of the encoded key), so the
+ * records of one item stay on one shard in commit order (docs/streams-and-lambda.md §1.3.8, §1.3.9).
  *
  * Time-driven work (rollover, trimming, expiry after disabling) happens in `maintain(now)`, which
  * appends and reads call with the engine clock's time: nothing depends on timers, so a virtual
@@ -175,8 +177,8 @@ export class Stream implements StreamInit {
   }
 
   /**
-   * StreamStatus (spec §1.4.8): ENABLING/DISABLING while the table's update that caused them is
-   * still settling (the engine's transient delay), then ENABLED/DISABLED.
+   * StreamStatus (docs/streams-and-lambda.md §1.4.8): ENABLING/DISABLING while the table's update that caused
+   * them is still settling (the engine's transient delay), then ENABLED/DISABLED.
    */
   status(now: number, transientDelayMs: number): StreamStatus {
     if (this.disabledAt === undefined)
@@ -184,7 +186,7 @@ export class Stream implements StreamInit {
     return transientDelayMs > 0 && now < this.disabledAt + transientDelayMs ? 'DISABLING' : 'DISABLED';
   }
 
-  /** Whether a disabled stream has outlived its retention and is gone (spec §1.4.7). */
+  /** Whether a disabled stream has outlived its retention and is gone (docs/streams-and-lambda.md §1.4.7). */
   expired(now: number): boolean {
     return this.disabledAt !== undefined && now >= this.disabledAt + this.settings.retentionMs;
   }
@@ -202,7 +204,10 @@ export class Stream implements StreamInit {
     if (this.listeners.size !== 0) for (const listener of this.listeners) listener();
   }
 
-  /** Closes every open shard (spec §1.4.7); the data stays readable for the retention period. */
+  /**
+   * Closes every open shard (docs/streams-and-lambda.md §1.4.7); the data stays readable for the retention
+   * period.
+   */
   disable(now: number): void {
     if (this.disabledAt !== undefined) return;
     this.maintain(now);
@@ -224,7 +229,10 @@ export class Stream implements StreamInit {
     if (now >= this.nextMaintenanceAt) this.maintain(now);
   }
 
-  /** Brings time-driven state up to `now`: shard rollover, then trimming (spec §1.4.5, §1.4.6). */
+  /**
+   * Brings time-driven state up to `now`: shard rollover, then trimming
+   * (docs/streams-and-lambda.md §1.4.5, §1.4.6).
+   */
   maintain(now: number): void {
     if (this.disabledAt === undefined) this.rollover(now);
     if (this.trimHolds > 0) {
@@ -259,8 +267,8 @@ export class Stream implements StreamInit {
 
   /**
    * Closes each open shard at every rollover boundary up to `now` and opens one child for each
-   * (a parent with a single child, spec §1.4.1). After a long idle gap the generations that would
-   * already be trimmed are skipped; the first kept child names the last closed shard as parent.
+   * (a parent with a single child, docs/streams-and-lambda.md §1.4.1). After a long idle gap the generations
+   * that would already be trimmed are skipped; the first kept child names the last closed shard as parent.
    */
   private rollover(now: number): void {
     const period = this.settings.rolloverMs;

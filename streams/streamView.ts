@@ -7,18 +7,19 @@ import { eventIdOf } from './ids.js';
 import { formatSequenceNumber } from './sequenceNumber.js';
 
 /**
- * StreamViewType → records (spec §1.1, §1.2). Two shapes of the same record:
+ * StreamViewType → records (docs/streams-and-lambda.md §1.1, §1.2). Two shapes of the same record:
  *
  * - `toDynamoDBRecord`: the Lambda/`@types/aws-lambda` shape (`userIdentity` in lower camel case,
- *   `eventSourceARN` when the record comes from a stream), field order as recorded (§2.2.2);
- *   images are decoded when the record is built, or on first access (`lazyImages`);
+ *   `eventSourceARN` when the record comes from a stream), field order as recorded
+ *   (docs/streams-and-lambda.md §2.2.2); images are decoded when the record is built, or on first access
+ *   (`lazyImages`);
  * - `toWireRecord`: the GetRecords shape (`Identity` members capitalised, no `eventSourceARN`),
  *   whose images are the stored items themselves, spliced verbatim into the response body.
  */
 
 /** Where a record comes from: fixed per stream or feed. */
 export interface RecordSource {
-  /** `awsRegion` (spec §1.1.6). */
+  /** `awsRegion` (docs/streams-and-lambda.md §1.1.6). */
   readonly region: string;
   readonly viewType: StreamViewType;
   /** The stream ARN: Lambda records carry it as `eventSourceARN` (absent for the internal feed). */
@@ -27,7 +28,7 @@ export interface RecordSource {
   readonly salt: Uint32Array;
 }
 
-/** Which images a view type shows (spec §1.2.3). */
+/** Which images a view type shows (docs/streams-and-lambda.md §1.2.3). */
 export function showsNewImage(viewType: StreamViewType): boolean {
   return viewType === 'NEW_IMAGE' || viewType === 'NEW_AND_OLD_IMAGES';
 }
@@ -37,8 +38,8 @@ export function showsOldImage(viewType: StreamViewType): boolean {
 }
 
 /**
- * SizeBytes (spec §1.2.7): the item size of Keys plus each image the view shows, from the sizes
- * the engine computed when it stored the items (nothing is re-measured).
+ * SizeBytes (docs/streams-and-lambda.md §1.2.7): the item size of Keys plus each image the view shows, from
+ * the sizes the engine computed when it stored the items (nothing is re-measured).
  */
 export function sizeBytesOf(event: ChangeEvent, viewType: StreamViewType): number {
   let size = event.keysSize;
@@ -77,8 +78,8 @@ function defineLazy(target: object, name: string, load: () => unknown): void {
 }
 
 /**
- * The Lambda-style `DynamoDBRecord` of one change (spec §1.1, §1.2, §2.2.2). A fresh object per
- * call: callers may mutate it.
+ * The Lambda-style `DynamoDBRecord` of one change (docs/streams-and-lambda.md §1.1, §1.2, §2.2.2). A fresh
+ * object per call: callers may mutate it.
  *
  * Images are decoded when the record is built (never when the change is appended). With
  * `lazyImages`, `Keys`, `NewImage` and `OldImage` are decoded on first read instead, and can still
@@ -116,7 +117,7 @@ export function toDynamoDBRecord(
     awsRegion: source.region,
     dynamodb: body,
   };
-  // Only TTL deletes carry an identity (spec §1.2.8, §1.2.9).
+  // Only TTL deletes carry an identity (docs/streams-and-lambda.md §1.2.8, §1.2.9).
   const identity = event.userIdentity;
   if (identity !== undefined)
     record.userIdentity = { type: identity.type, principalId: identity.principalId };
@@ -136,8 +137,8 @@ export interface WireStreamRecord {
 }
 
 /**
- * One record as GetRecords returns it (spec §1.1, §1.2.8: `userIdentity` with `Type` and
- * `PrincipalId`). Serialise with `toWireJson` to splice the stored item texts, or `materialize`.
+ * One record as GetRecords returns it (docs/streams-and-lambda.md §1.1, §1.2.8: `userIdentity` with `Type`
+ * and `PrincipalId`). Serialise with `toWireJson` to splice the stored item texts, or `materialize`.
  */
 export function toWireRecord(
   event: ChangeEvent,

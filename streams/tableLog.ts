@@ -12,9 +12,10 @@ export interface StreamRegistry {
 
 /**
  * The change log's view of one table incarnation (one `tableId`): its internal feed, and its
- * current user stream kept in step with `table.stream` (spec §1.6). The control plane only sets
- * `table.stream`; `sync` turns that setting into streams: enabling creates a stream (a new ARN
- * and label each time, spec §1.1.8), disabling closes its shards (spec §1.4.7).
+ * current user stream kept in step with `table.stream` (docs/streams-and-lambda.md §1.6). The control plane
+ * only sets `table.stream`; `sync` turns that setting into streams: enabling creates a stream (a new ARN
+ * and label each time, docs/streams-and-lambda.md §1.1.8), disabling closes its shards
+ * (docs/streams-and-lambda.md §1.4.7).
  */
 export class TableLog {
   readonly internal = new InternalFeed();
@@ -85,7 +86,7 @@ export class TableLog {
   }
 }
 
-/** The epoch ms a stream label spells (ISO-8601 with ms, no zone: UTC, spec §1.1.7). */
+/** The epoch ms a stream label spells (ISO-8601 with ms, no zone: UTC, docs/streams-and-lambda.md §1.1.7). */
 export function labelTime(label: string, fallback: number): number {
   const time = Date.parse(`${label}Z`);
   return Number.isNaN(time) ? fallback : time;

@@ -13,7 +13,7 @@ import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
 
 /**
  * BatchGetItem: up to 100 keys over several tables. A response holds at most 16 MB; keys past
- * that come back in UnprocessedKeys with their table's parameters (spec §7.1.3).
+ * that come back in UnprocessedKeys with their table's parameters (docs/dynamodb.md §7.1.3).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
  */
 export const RESPONSE_LIMIT_BYTES = 16 * 1024 * 1024;

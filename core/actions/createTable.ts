@@ -19,9 +19,9 @@ import {
 
 /**
  * CreateTable: builds the table in CREATING state and answers its description; the table (and
- * the GSIs created with it) turn ACTIVE after the engine's transient delay (spec §3.1).
+ * the GSIs created with it) turn ACTIVE after the engine's transient delay (docs/dynamodb.md §3.1).
  * Everything is checked before anything is stored, so a failed call leaves nothing behind
- * (spec §3.1.8).
+ * (docs/dynamodb.md §3.1.8).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
  */
 export const createTable = defineOperation<CreateTableInput, Record<string, unknown>>({

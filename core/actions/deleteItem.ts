@@ -11,7 +11,7 @@ import { extractKey } from '../validations/keys.js';
 import { checkConditionOnStored, singleWriteOutput } from './shared/writeSupport.js';
 
 /**
- * DeleteItem: deleting a missing item succeeds and changes nothing (spec §4.2.1).
+ * DeleteItem: deleting a missing item succeeds and changes nothing (docs/dynamodb.md §4.2.1).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
  */
 export function planDelete(

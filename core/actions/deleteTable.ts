@@ -7,7 +7,7 @@ import { afterTransientDelay, cancelTransitions, finishDeletion, tagsUpdating } 
 
 /**
  * DeleteTable: the table turns DELETING and leaves its region after the engine's transient delay
- * (at once when it is 0); the response shows DELETING either way (spec §3.4.1). A table still
+ * (at once when it is 0); the response shows DELETING either way (docs/dynamodb.md §3.4.1). A table still
  * being created, updated or re-tagged is in use; a table already DELETING answers again without
  * error, as the API reference says.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html

@@ -6,7 +6,7 @@ import { describeTable as tableDescription } from './tableDescription.js';
 
 /**
  * DescribeTable: the table's description in whatever state it is (CREATING and DELETING
- * included, unlike the data plane, spec §3.2).
+ * included, unlike the data plane, docs/dynamodb.md §3.2).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
  */
 export const describeTable = defineOperation<DescribeTableInput, Record<string, unknown>>({

@@ -4,10 +4,10 @@ import { type DescribeTimeToLiveInput, describeTimeToLiveShape } from '../valida
 import { TableMessages } from '../validations/tableSchema.js';
 
 /**
- * DescribeTimeToLive: `{TimeToLiveDescription: {TimeToLiveStatus, AttributeName?}}` (streams spec
- * §5.2). A table never configured, or configured then disabled, answers `DISABLED` without an
- * AttributeName; an enabled one `ENABLED` with it. DescribeTable shows nothing of TTL, as in the
- * service.
+ * DescribeTimeToLive: `{TimeToLiveDescription: {TimeToLiveStatus, AttributeName?}}`
+ * (docs/streams-and-lambda.md §5.2). A table never configured, or configured then disabled, answers
+ * `DISABLED` without an AttributeName; an enabled one `ENABLED` with it. DescribeTable shows nothing of TTL,
+ * as in the service.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html
  */
 export const describeTimeToLive = defineOperation<DescribeTimeToLiveInput, Record<string, unknown>>({

@@ -12,8 +12,8 @@ import { withOptional } from './shared/writeSupport.js';
 
 /**
  * GetItem: one item by its full key. A missing item answers `{}`; an item lacking every projected
- * attribute answers `{"Item":{}}` (spec §4.2.1). Reads cost ⌈size/4 KB⌉, half when eventually
- * consistent, and a missing item still costs one unit (spec §4.3.2).
+ * attribute answers `{"Item":{}}` (docs/dynamodb.md §4.2.1). Reads cost ⌈size/4 KB⌉, half when eventually
+ * consistent, and a missing item still costs one unit (docs/dynamodb.md §4.3.2).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
  */
 export const getItem = defineOperation({

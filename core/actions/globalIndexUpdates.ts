@@ -21,7 +21,7 @@ import { markIndexActive, removeIndex } from './tableLifecycle.js';
 import { newGlobalIndex, onDemandOf, throughputOf, warmOf, zeroThroughput } from './tableSettings.js';
 
 /**
- * UpdateTable's GlobalSecondaryIndexUpdates against the table (spec §3.3.2–§3.3.5): every entry
+ * UpdateTable's GlobalSecondaryIndexUpdates against the table (docs/dynamodb.md §3.3.2–§3.3.5): every entry
  * is checked before anything changes, then applied. Create adds a CREATING, backfilling index;
  * Delete marks the index DELETING; Update changes throughput (or on-demand/warm settings).
  */
@@ -55,7 +55,7 @@ export const IndexMessages = {
   throughputForIndexes: (indexes: string[]) =>
     `${INVALID}ProvisionedThroughput must be specified for index: ${indexes.join(',')}`,
   /**
-   * Spec §3.3.5 records the table's text; the index variant ("for the index <i>") is recorded
+   * docs/dynamodb.md §3.3.5 records the table's text; the index variant ("for the index <i>") is recorded
    * only up to "current value", the rest follows the table's text with "the index".
    */
   unchanged: (subject: string, noun: 'table' | 'index', current: ThroughputState) =>
@@ -213,7 +213,7 @@ export function planGlobalIndexUpdates(
 
 /**
  * A throughput change: dates now, values when the change completes (the response shows the old
- * values, spec §3.3.5). Returns the completion.
+ * values, docs/dynamodb.md §3.3.5). Returns the completion.
  */
 export function beginThroughputChange(
   state: ThroughputState,
@@ -257,7 +257,7 @@ export function applyGlobalIndexUpdates(
 ): void {
   if (plan.create !== undefined) {
     const create = plan.create;
-    // Merge the definitions the new index needs; extra ones are ignored (spec §3.3.4).
+    // Merge the definitions the new index needs; extra ones are ignored (docs/dynamodb.md §3.3.4).
     for (const element of create.KeySchema) {
       if (table.attributeDefinitions.some((definition) => definition.AttributeName === element.AttributeName))
         continue;
@@ -272,7 +272,7 @@ export function applyGlobalIndexUpdates(
     const index = newGlobalIndex(table, create, table.attributeDefinitions, true);
     table.globalSecondaryIndexes.set(index.name, index);
     // The backfill starts now; the index turns ACTIVE once it is done and the transient delay
-    // has passed (spec §3.2.3).
+    // has passed (docs/dynamodb.md §3.2.3).
     const backfill = startBackfill(index);
     completions.push(() => {
       if (backfill === 'done') markIndexActive(table, index);

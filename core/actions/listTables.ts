@@ -3,7 +3,7 @@ import { type ListTablesInput, listTablesShape, MAX_LIST_TABLES_LIMIT } from '..
 
 /**
  * ListTables: table names in ascending order, strictly after ExclusiveStartTableName (which need
- * not exist), at most Limit of them; LastEvaluatedTableName only when more remain (spec §3.4.2).
+ * not exist), at most Limit of them; LastEvaluatedTableName only when more remain (docs/dynamodb.md §3.4.2).
  * Tables being created or deleted are listed too.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTables.html
  */

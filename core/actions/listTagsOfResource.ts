@@ -8,7 +8,7 @@ import type { TableArnParts } from '../validations/tags.js';
 import { taggedTable } from './tagResource.js';
 
 /**
- * ListTagsOfResource: the table's tags, in the order they were first set (spec §3.4.3).
+ * ListTagsOfResource: the table's tags, in the order they were first set (docs/dynamodb.md §3.4.3).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTagsOfResource.html
  */
 export const listTagsOfResource = defineOperation<

@@ -12,7 +12,7 @@ import {
 import { checkConditionOnStored, singleWriteOutput } from './shared/writeSupport.js';
 
 /**
- * PutItem: creates or replaces a whole item (spec §4.2.1).
+ * PutItem: creates or replaces a whole item (docs/dynamodb.md §4.2.1).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html
  */
 export interface PlannedPut {

@@ -54,7 +54,9 @@ export const query = defineOperation({
   },
 });
 
-/** Where a Query resumes: the start key must lie in the queried partition and range (spec §6.2.5). */
+/**
+ * Where a Query resumes: the start key must lie in the queried partition and range (docs/dynamodb.md §6.2.5).
+ */
 function startPosition(target: ReadTarget, startKey: AttributeMap, range: KeyRange): string {
   const key: KeyShape = target.key;
   const hashValue = (getAttribute(startKey, key.hash.name) as Record<string, string>)[key.hash.type]!;
@@ -73,7 +75,7 @@ function startPosition(target: ReadTarget, startKey: AttributeMap, range: KeyRan
   return target.positionOf(startKey).rangeKey;
 }
 
-/** Filters may not name the queried key attributes (spec §6.1.4). */
+/** Filters may not name the queried key attributes (docs/dynamodb.md §6.1.4). */
 function checkFilterAttributes(prepared: PreparedReadRequest, target: ReadTarget): void {
   if (prepared.filter === undefined) return;
   checkKeyPathsAreScalar(prepared.filter.paths, target.table);

@@ -17,7 +17,7 @@ import {
 /**
  * Scan: the whole table or index (or one segment of it) in the service's hash order, one page at
  * a time. Pages resume from the start key's position in O(log n): items written between pages are
- * seen if they sort after it, and no item is skipped or repeated (spec §6.4.2).
+ * seen if they sort after it, and no item is skipped or repeated (docs/dynamodb.md §6.4.2).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Scan.html
  */
 export const scan = defineOperation({

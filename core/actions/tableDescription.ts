@@ -10,13 +10,13 @@ import type {
 
 /**
  * The `TableDescription` of CreateTable, DescribeTable, UpdateTable and DeleteTable
- * (spec §3.1.9, §3.2.1, §3.4.1).
+ * (docs/dynamodb.md §3.1.9, §3.2.1, §3.4.1).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TableDescription.html
  *
  * Every value is a fresh copy: callers may keep or change what they get. Members appear only
  * when the table has them: no stream members without a stream, no SSEDescription with the
  * default (AWS owned) key, no index lists without indexes. ItemCount and sizes are exact
- * (spec §3.2.2 allows that).
+ * (docs/dynamodb.md §3.2.2 allows that).
  */
 
 /** Epoch milliseconds → the epoch seconds (fractional) of the wire. */
@@ -90,7 +90,7 @@ function globalIndexDescription(index: SecondaryIndex): Record<string, unknown> 
     Projection: projectionDescription(index.projection),
     IndexStatus: index.status,
   };
-  // Backfilling appears only while an index added by UpdateTable is being filled (§3.2.3).
+  // Backfilling appears only while an index added by UpdateTable is being filled (docs/dynamodb.md §3.2.3).
   if (index.backfilling) description.Backfilling = true;
   description.ProvisionedThroughput = throughputDescription(index.throughput ?? ON_DEMAND_ZERO);
   description.IndexSizeBytes = indexSizeBytes(index);
@@ -105,7 +105,7 @@ function globalIndexDescription(index: SecondaryIndex): Record<string, unknown> 
 /**
  * BillingModeSummary (and its twin TableThroughputModeSummary) appear for on-demand tables and
  * for tables that were ever on demand. LastUpdateToPayPerRequestDateTime is set once the switch
- * (or the creation) completes, so the CreateTable response has none (§3.1.9, §3.2.1).
+ * (or the creation) completes, so the CreateTable response has none (docs/dynamodb.md §3.1.9, §3.2.1).
  */
 function billingSummaries(table: Table, description: Record<string, unknown>): void {
   if (table.billingMode !== 'PAY_PER_REQUEST' && table.lastUpdateToPayPerRequestAt === undefined) return;
@@ -172,7 +172,7 @@ export function describeTable(table: Table): Record<string, unknown> {
 
 /**
  * DeleteTable's TableDescription: status and counters only, no schema, creation time or index
- * lists (spec §3.4.1).
+ * lists (docs/dynamodb.md §3.4.1).
  */
 export function describeDeletedTable(table: Table): Record<string, unknown> {
   const description: Record<string, unknown> = {

@@ -4,7 +4,7 @@ import type { Region } from '../store/region.js';
 import type { SecondaryIndex, Table } from '../store/table.js';
 
 /**
- * Status transitions of tables and indexes (spec §3.1.10, §3.2.3, §3.3.5, §3.4.1). A change is
+ * Status transitions of tables and indexes (docs/dynamodb.md §3.1.10, §3.2.3, §3.3.5, §3.4.1). A change is
  * applied in its transitional state (CREATING, UPDATING, DELETING), the response is built from
  * that state, and the transition completes after `engine.transientStatusDelayMs` on the engine's
  * clock, or at once when the delay is 0 (so the response still shows the transitional status,
@@ -82,7 +82,7 @@ export function markIndexActive(_table: Table, index: SecondaryIndex): void {
 
 /**
  * Removes a deleted GSI and drops the attribute definitions only it used: the table keeps
- * definitions for key attributes alone (spec §3.3.4).
+ * definitions for key attributes alone (docs/dynamodb.md §3.3.4).
  */
 export function removeIndex(table: Table, index: SecondaryIndex): void {
   if (table.globalSecondaryIndexes.get(index.name) !== index) return;
@@ -103,7 +103,7 @@ export function finishDeletion(region: Region, table: Table): void {
 
 /**
  * Applies a tag change after the transient delay: since Aug 2024 tag changes become visible
- * after a while, and the table cannot be deleted meanwhile (spec §3.4.1, §3.4.3).
+ * after a while, and the table cannot be deleted meanwhile (docs/dynamodb.md §3.4.1, §3.4.3).
  */
 export function applyTagChange(engine: Engine, table: Table, apply: () => void, region?: Region): void {
   const runtime = runtimeOf(table);

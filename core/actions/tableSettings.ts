@@ -44,7 +44,7 @@ export function projectionOf(projection: ProjectionInput): Projection {
   return copy;
 }
 
-/** On-demand tables and their GSIs describe 0/0 throughput (spec §3.1.9). */
+/** On-demand tables and their GSIs describe 0/0 throughput (docs/dynamodb.md §3.1.9). */
 export function zeroThroughput(numberOfDecreasesToday = 0): ThroughputState {
   return { readCapacityUnits: 0, writeCapacityUnits: 0, numberOfDecreasesToday };
 }
@@ -136,8 +136,9 @@ export function newGlobalIndex(
 
 /**
  * Starts a new stream: label = ISO-8601 with milliseconds and no zone, ARN = table ARN +
- * `/stream/<label>` (streams spec §1.1.7). A re-enabled stream is a new stream with a new label
- * (§1.1.8): if the clock has not moved since the last one, the label moves on a millisecond.
+ * `/stream/<label>` (docs/streams-and-lambda.md §1.1.7). A re-enabled stream is a new stream with a new label
+ * (docs/streams-and-lambda.md §1.1.8): if the clock has not moved since the last one, the label moves on a
+ * millisecond.
  */
 export function startStream(region: Region, table: Table, viewType: StreamViewType, now: number): void {
   let at = now;

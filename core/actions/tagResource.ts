@@ -8,7 +8,7 @@ import { applyTagChange } from './tableLifecycle.js';
 
 /**
  * The table a tagging ARN names. An ARN of another region is invalid; one of another account,
- * or of a missing table, is not found (spec §3.4.3).
+ * or of a missing table, is not found (docs/dynamodb.md §3.4.3).
  */
 export function taggedTable(
   region: Region,
@@ -24,7 +24,7 @@ export function taggedTable(
 
 /**
  * TagResource: adds or overwrites tags, at most 50 per table. The answer is empty; the change
- * shows in ListTagsOfResource after the engine's transient delay (since Aug 2024, spec §3.4.3).
+ * shows in ListTagsOfResource after the engine's transient delay (since Aug 2024, docs/dynamodb.md §3.4.3).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TagResource.html
  */
 export const tagResource = defineOperation<TagResourceInput, Record<string, unknown>, TableArnParts>({

@@ -14,7 +14,7 @@ import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
 
 /**
  * TransactGetItems: a consistent read of up to 100 items; `Responses` align with the request and
- * a missing item is an entry without `Item` (spec §7.3.7). Transactional reads cost double.
+ * a missing item is an entry without `Item` (docs/dynamodb.md §7.3.7). Transactional reads cost double.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
  */
 export const transactGetItems = defineOperation({

@@ -58,7 +58,7 @@ export const transactWriteItems = defineOperation({
             'One or more parameter values were invalid: The ClientRequestToken was used with different parameters within the idempotency window',
           );
         }
-        // A repeat succeeds without effect; capacity reports the reads (spec §7.3.4).
+        // A repeat succeeds without effect; capacity reports the reads (docs/dynamodb.md §7.3.4).
         return output(
           input,
           prepared.actions.map((action, index) => repeatCapacity(action, tables[index]!)),
@@ -81,7 +81,7 @@ export const transactWriteItems = defineOperation({
           cancelled = true;
         } else if (error instanceof ValidationException) {
           // Only the first per-action validation problem is reported; every other action says
-          // None, even one whose condition would fail (spec §7.3.6).
+          // None, even one whose condition would fail (docs/dynamodb.md §7.3.6).
           const only: CancellationReason[] = prepared.actions.map(() => ({ Code: 'None' }));
           only[index] = { Code: 'ValidationError', Message: error.message };
           throw new TransactionCanceledException(only);
@@ -114,7 +114,7 @@ export const transactWriteItems = defineOperation({
   },
 });
 
-/** Each item at most once per transaction, ConditionCheck included (spec §7.3.2). */
+/** Each item at most once per transaction, ConditionCheck included (docs/dynamodb.md §7.3.2). */
 function checkDistinctItems(actions: PreparedAction[], tables: Table[]): void {
   const seen = new Set<string>();
   actions.forEach((action, index) => {

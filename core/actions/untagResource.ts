@@ -10,7 +10,7 @@ import { taggedTable } from './tagResource.js';
 
 /**
  * UntagResource: removes tags by key; keys the table does not have are fine. The answer is
- * empty; the change shows after the engine's transient delay (spec §3.4.3).
+ * empty; the change shows after the engine's transient delay (docs/dynamodb.md §3.4.3).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UntagResource.html
  */
 export const untagResource = defineOperation<UntagResourceInput, Record<string, unknown>, TableArnParts>({

@@ -17,7 +17,7 @@ import { checkUpdateTargets } from './shared/keyPaths.js';
 import { checkCondition, singleWriteOutput } from './shared/writeSupport.js';
 
 /**
- * UpdateItem: upserts (spec §4.2.2). The update runs on a copy; all checks (key attributes,
+ * UpdateItem: upserts (docs/dynamodb.md §4.2.2). The update runs on a copy; all checks (key attributes,
  * conditions, runtime errors, index key types, size) pass before anything is committed.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
  */
@@ -39,12 +39,13 @@ export function planUpdate(
   const decoded = previous?.decode();
   checkCondition(prepared.condition, previous, decoded, input.ReturnValuesOnConditionCheckFailure);
 
-  // Only REMOVE/DELETE actions on a missing item create nothing (spec §4.2.2).
+  // Only REMOVE/DELETE actions on a missing item create nothing (docs/dynamodb.md §4.2.2).
   if (decoded === undefined && prepared.update?.removesOnly) {
     return { write: { key, previous, next: undefined }, result: undefined, newItem: undefined };
   }
   // Without any update (no UpdateExpression, no or empty AttributeUpdates) a missing item is
-  // created holding just its key (spec §4.2.2, streams spec §1.3.4); an existing one is unchanged.
+  // created holding just its key (docs/dynamodb.md §4.2.2, docs/streams-and-lambda.md §1.3.4); an existing
+  // one is unchanged.
   if (prepared.update === undefined) {
     if (decoded !== undefined)
       return { write: { key, previous, next: previous }, result: undefined, newItem: decoded };
@@ -75,7 +76,7 @@ export function planUpdate(
 }
 
 /**
- * Index key types after an update (spec §4.1.4): a value this update wrote gets the Index Key
+ * Index key types after an update (docs/dynamodb.md §4.1.4): a value this update wrote gets the Index Key
  * type-mismatch message; a bad value the item already had (an index added later) makes any update
  * that leaves it in place fail with the "unsupported type" message.
  */
@@ -108,7 +109,7 @@ function nonEmpty(map: AttributeMap | undefined): AttributeMap | undefined {
   return map !== undefined && Object.keys(map).length > 0 ? map : undefined;
 }
 
-/** The `Attributes` ReturnValues asks for (spec §4.2.4). */
+/** The `Attributes` ReturnValues asks for (docs/dynamodb.md §4.2.4). */
 function returnedAttributes(input: UpdateItemInput, planned: PlannedUpdate): unknown {
   const { write, result } = planned;
   switch (input.ReturnValues) {

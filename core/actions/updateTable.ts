@@ -28,11 +28,11 @@ import { afterTransientDelay, markTableActive } from './tableLifecycle.js';
 import { onDemandOf, sseOf, startStream, warmOf, zeroThroughput } from './tableSettings.js';
 
 /**
- * UpdateTable (spec §3.3): billing mode, throughput, stream, encryption, table class, deletion
+ * UpdateTable (docs/dynamodb.md §3.3): billing mode, throughput, stream, encryption, table class, deletion
  * protection and GSI changes. Every check runs before anything changes, so a rejected call
  * changes nothing.
  *
- * The response shows TableStatus UPDATING with the old throughput (spec §3.3.5), new GSIs
+ * The response shows TableStatus UPDATING with the old throughput (docs/dynamodb.md §3.3.5), new GSIs
  * CREATING and backfilling, deleted ones DELETING; after the engine's transient delay (at once
  * when it is 0) the table is ACTIVE again with the new values. Turning deletion protection on or
  * off alone leaves the table ACTIVE: there is nothing to wait for.
@@ -67,7 +67,8 @@ function billingSwitchOf(table: Table, input: UpdateTableInput): BillingSwitch {
 function checkStream(table: Table, input: UpdateTableInput): void {
   const spec = input.StreamSpecification;
   if (spec === undefined) return;
-  // Changing the view type needs a disable first: enabling an enabled stream fails (streams §1.6.2).
+  // Changing the view type needs a disable first: enabling an enabled stream fails
+  // (docs/streams-and-lambda.md §1.6.2).
   if (spec.StreamEnabled && table.stream?.enabled)
     throw new ValidationException(UpdateTableStateMessages.streamAlreadyEnabled(table.name));
   if (!spec.StreamEnabled && !table.stream?.enabled)

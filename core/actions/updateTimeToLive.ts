@@ -9,15 +9,16 @@ import {
 } from '../validations/updateTimeToLive.js';
 
 /**
- * UpdateTimeToLive: enables or disables TTL on a table and echoes the specification (streams
- * spec §5.1). The service answers ENABLED/DISABLED at once, never ENABLING/DISABLING (§5.2).
+ * UpdateTimeToLive: enables or disables TTL on a table and echoes the specification
+ * (docs/streams-and-lambda.md §5.1). The service answers ENABLED/DISABLED at once, never ENABLING/DISABLING
+ * (docs/streams-and-lambda.md §5.2).
  *
- * Refusals, checked in this order (§5.3, §5.4): enabling while enabled ("already enabled", or
- * "different AttributeName" for another name), disabling while disabled, disabling another
+ * Refusals, checked in this order (docs/streams-and-lambda.md §5.3, §5.4): enabling while enabled ("already
+ * enabled", or "different AttributeName" for another name), disabling while disabled, disabling another
  * name, then any change within `EngineOptions.ttlChangeLockoutMs` (default 1 hour) of the last.
  *
- * Enabling builds the table's expiry index from the items already stored (§5.6), so items
- * written before TTL was enabled expire too; disabling drops it. Neither touches an item.
+ * Enabling builds the table's expiry index from the items already stored (docs/streams-and-lambda.md §5.6),
+ * so items written before TTL was enabled expire too; disabling drops it. Neither touches an item.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html
  */
 export const updateTimeToLive = defineOperation<UpdateTimeToLiveInput, Record<string, unknown>>({

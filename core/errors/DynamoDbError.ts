@@ -8,7 +8,7 @@
  */
 export type ErrorFault = 'client' | 'server';
 
-/** `__type` prefixes as the service sends them (spec §1.2.3). */
+/** `__type` prefixes as the service sends them (docs/dynamodb.md §1.2.3). */
 export const ErrorPrefix = {
   validate: 'com.amazon.coral.validate',
   service: 'com.amazon.coral.service',

@@ -3,7 +3,7 @@ import { DynamoDbError, ErrorPrefix } from './DynamoDbError.js';
 
 /**
  * One class per AWS exception name. Each sets the `__type` prefix the service uses for it
- * (spec §1.2.3): validation errors under `com.amazon.coral.validate`, protocol errors under
+ * (docs/dynamodb.md §1.2.3): validation errors under `com.amazon.coral.validate`, protocol errors under
  * `com.amazon.coral.service`, the rest under `com.amazonaws.dynamodb.v20120810`.
  */
 
@@ -17,7 +17,10 @@ export class SerializationException extends DynamoDbError {
   readonly prefix = ErrorPrefix.service;
   override readonly messageKey = 'Message';
   override readonly hasMessage: boolean;
-  /** Malformed JSON answers `{"__type": "...#SerializationException"}` with no message (spec §1.2.4). */
+  /**
+   * Malformed JSON answers `{"__type": "...#SerializationException"}` with no message
+   * (docs/dynamodb.md §1.2.4).
+   */
   constructor(message?: string) {
     super(message ?? '');
     this.hasMessage = message !== undefined;
@@ -107,7 +110,7 @@ export class ConditionalCheckFailedException extends DynamoDbError {
   }
 }
 
-/** One entry of TransactionCanceledException.CancellationReasons (spec §7.3.5). */
+/** One entry of TransactionCanceledException.CancellationReasons (docs/dynamodb.md §7.3.5). */
 export interface CancellationReason {
   Code: string;
   Message?: string;

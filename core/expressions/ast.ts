@@ -2,7 +2,7 @@
  * The typed syntax tree the parser builds, before `#names` and `:values` are resolved. It only
  * depends on the expression text, so it is cached per text (see `cache.ts`) and never mutated
  * once built. `parens` counts the parentheses written directly around a node (the parser uses it
- * to find redundant pairs, spec §5.2.2).
+ * to find redundant pairs, docs/dynamodb.md §5.2.2).
  */
 
 /** A bare name element (`a`): checked against the reserved words. */
@@ -83,7 +83,7 @@ export interface NotNode {
 export type AtomicConditionNode = CompareNode | BetweenNode | InNode | FunctionNode;
 export type ConditionNode = AtomicConditionNode | LogicalNode | NotNode;
 
-/** `x + y` / `x - y` on the right of a SET action (exactly two operands, spec §5.3.2). */
+/** `x + y` / `x - y` on the right of a SET action (exactly two operands, docs/dynamodb.md §5.3.2). */
 export interface ArithmeticNode {
   readonly type: 'arithmetic';
   readonly operator: '+' | '-';

@@ -4,7 +4,7 @@ import { ExpressionMessages, expressionError } from './errors.js';
 import type { ExpressionKind } from './index.js';
 import { isBlankText } from './lexer.js';
 
-/** Expression strings may hold 4096 bytes (spec §2.6.1). */
+/** Expression strings may hold 4096 bytes (docs/dynamodb.md §2.6.1). */
 export const MAX_EXPRESSION_BYTES = 4096;
 /** Distinct texts remembered per expression kind. */
 export const CACHE_CAPACITY = 512;
@@ -20,7 +20,7 @@ const caches = new Map<ExpressionKind, Map<string, Entry>>();
  * passed, or the message of the first text-only error (bounded LRU per kind). Everything that
  * depends on ExpressionAttributeNames / Values happens after, per request.
  *
- * The size limit (checked before parsing, spec §2.6.1) and the empty-expression check come first;
+ * The size limit (checked before parsing, docs/dynamodb.md §2.6.1) and the empty-expression check come first;
  * texts over the limit are never cached.
  */
 export function parseCached<T>(kind: ExpressionKind, text: string, build: (text: string) => T): T {

@@ -50,7 +50,10 @@ const conditionBuilders: Record<ConditionKind, (text: string) => ConditionNode> 
   KeyCondition: buildCondition('KeyCondition'),
 };
 
-/** ConditionExpression / FilterExpression / KeyConditionExpression grammar and checks (§5.2, §8.6). */
+/**
+ * ConditionExpression / FilterExpression / KeyConditionExpression grammar and checks
+ * (docs/dynamodb.md §5.2, §8.6).
+ */
 export function compileCondition(text: string, kind: ConditionKind, resolver: Resolver): CompiledCondition {
   const ast = parseCached(kind, text, conditionBuilders[kind]);
   const paths: DocumentPath[] = [];
@@ -58,7 +61,9 @@ export function compileCondition(text: string, kind: ConditionKind, resolver: Re
   return new CompiledCondition(condition, paths);
 }
 
-/** A KeyConditionExpression: grammar checks now, the stateless key rules (§6.1.2) on demand. */
+/**
+ * A KeyConditionExpression: grammar checks now, the stateless key rules (docs/dynamodb.md §6.1.2) on demand.
+ */
 export function compileKeyCondition(text: string, resolver: Resolver): KeyConditionPlan {
   const compiled = compileCondition(text, 'KeyCondition', resolver);
   let parts: KeyConditionPart[] | undefined;
@@ -80,7 +85,7 @@ function buildUpdate(text: string): readonly UpdateActionNode[] {
   return actionsOf(ast);
 }
 
-/** UpdateExpression grammar, checks (§5.3.7) and plan. */
+/** UpdateExpression grammar, checks (docs/dynamodb.md §5.3.7) and plan. */
 export function compileUpdate(text: string, resolver: Resolver): UpdatePlan {
   const actions = parseCached('Update', text, buildUpdate);
   return expressionUpdatePlan(resolveUpdate(actions, resolver));

@@ -5,7 +5,7 @@ import { isReservedWord } from './reservedWords.js';
 
 /**
  * The checks of a condition that depend on its text alone, in the service's order after syntax
- * (spec §8.6): redundant parentheses → unknown function → misused function → reserved word.
+ * (docs/dynamodb.md §8.6): redundant parentheses → unknown function → misused function → reserved word.
  * Their outcome is cached with the tree; the checks that need names and values come later
  * (`conditionResolve.ts`).
  */
@@ -52,14 +52,14 @@ function unknownFunction(ast: ConditionNode): string | undefined {
   );
 }
 
-/** A function used as an operand must be `size` (spec §5.2.2). */
+/** A function used as an operand must be `size` (docs/dynamodb.md §5.2.2). */
 function misusedOperand(operand: OperandNode): string | undefined {
   return operand.type === 'call' && operand.name !== 'size'
     ? ExpressionMessages.misusedFunction(operand.name)
     : undefined;
 }
 
-/** `size`, `if_not_exists` and `list_append` are not conditions (spec §5.2.2). */
+/** `size`, `if_not_exists` and `list_append` are not conditions (docs/dynamodb.md §5.2.2). */
 function misusedAsCondition(node: ConditionNode): string | undefined {
   if (node.type !== 'function') return undefined;
   const name = node.call.name;

@@ -8,7 +8,7 @@ import { printPath, samePath } from './paths.js';
 import type { Condition, Operand } from './resolved.js';
 import { type Resolver, resolvePath } from './resolver.js';
 
-/** IN takes at most 100 operands, the left one included (spec §5.2.6, §9.9). */
+/** IN takes at most 100 operands, the left one included (docs/dynamodb.md §5.2.6, §9.9). */
 export const MAX_IN_OPERANDS = 100;
 
 /** An operand with its names and values resolved, still shaped like the syntax tree. */
@@ -20,7 +20,7 @@ type Resolved =
 const ORDERED_TYPES: ReadonlySet<string> = new Set(['N', 'S', 'B']);
 
 /**
- * Resolves a condition tree and runs the checks that need names and values (spec §8.6). Atomic
+ * Resolves a condition tree and runs the checks that need names and values (docs/dynamodb.md §8.6). Atomic
  * conditions are checked one by one in textual order; within one, the order is: first undefined
  * name or value → operand count → distinct operands → operand types. So an operand-type error in
  * the first comparison beats an undefined name in the second, as AWS answers.
@@ -175,7 +175,7 @@ function callTypeProblem(call: Resolved & { kind: 'call' }): string | undefined 
   }
 }
 
-/** Literal operands of ordering comparisons and BETWEEN must be N, S or B (spec §5.2.4). */
+/** Literal operands of ordering comparisons and BETWEEN must be N, S or B (docs/dynamodb.md §5.2.4). */
 function orderedLiteralProblem(operator: string, operands: readonly Resolved[]): string | undefined {
   for (const operand of operands) {
     if (operand.kind !== 'value') continue;

@@ -3,7 +3,7 @@ import type { AttributeType } from '../model/attributeValue.js';
 import type { ExpressionKind } from './index.js';
 
 /**
- * Message texts of the expression engine, verbatim from the service (spec §5). Messages that
+ * Message texts of the expression engine, verbatim from the service (docs/dynamodb.md §5). Messages that
  * belong to one expression are prefixed `Invalid <Kind>Expression: ` by `expressionError`.
  */
 export const ExpressionMessages = {
@@ -50,7 +50,7 @@ export const ExpressionMessages = {
     `Two document paths conflict with each other; must remove or rewrite one of these paths; path one: ${one}, path two: ${two}`,
 } as const;
 
-/** Runtime update errors (spec §5.3.3–5.3.5): no `Invalid UpdateExpression:` prefix. */
+/** Runtime update errors (docs/dynamodb.md §5.3.3–5.3.5): no `Invalid UpdateExpression:` prefix. */
 export const UpdateMessages = {
   missingAttribute: 'The provided expression refers to an attribute that does not exist in the item',
   invalidPath: 'The document path provided in the update expression is invalid for update',
@@ -63,10 +63,10 @@ export function expressionError(kind: ExpressionKind, message: string): Validati
   return new ValidationException(`Invalid ${kind}Expression: ${message}`);
 }
 
-/** The type listed when attribute_type's second operand is not a value (spec §5.2.3). */
+/** The type listed when attribute_type's second operand is not a value (docs/dynamodb.md §5.2.3). */
 export const ANY_TYPE_SET = '{NS,SS,L,BS,N,M,B,BOOL,NULL,S}';
 
-/** Long type names used by the ADD and DELETE operand checks (spec §5.3.3). */
+/** Long type names used by the ADD and DELETE operand checks (docs/dynamodb.md §5.3.3). */
 export const LONG_TYPE_NAMES: Readonly<Record<AttributeType, string>> = {
   S: 'STRING',
   N: 'NUMBER',

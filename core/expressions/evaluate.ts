@@ -6,7 +6,7 @@ import { listOf, mapOf, readPath } from './paths.js';
 import type { Condition, Operand } from './resolved.js';
 
 /**
- * Condition evaluation (spec §5.2.5). A missing operand makes every comparison, BETWEEN, IN,
+ * Condition evaluation (docs/dynamodb.md §5.2.5). A missing operand makes every comparison, BETWEEN, IN,
  * begins_with and contains false, except `<>`, which is true; values of different types are
  * unequal and unordered; N orders numerically, S by UTF-8 bytes, B by unsigned bytes; sets are
  * unordered. Evaluation never throws.
@@ -98,10 +98,10 @@ export function operandValue(operand: Operand, item: Item | undefined): Attribut
 }
 
 /**
- * `size()`: the length of a string in UTF-16 code units (the spec only verified ASCII; a 2026
- * report checked against AWS found `size("é𝄞") = 3`, https://github.com/ExtendDB/extenddb/pull/67),
+ * `size()`: the length of a string in UTF-16 code units (docs/dynamodb.md §5.2.5: verified for ASCII only; a
+ * 2026 report checked against AWS found `size("é𝄞") = 3`, https://github.com/ExtendDB/extenddb/pull/67),
  * bytes of a binary, members of a set, elements of a list, entries of a map. N, BOOL and NULL
- * have no size: the comparison using it is false (spec §5.2.5).
+ * have no size: the comparison using it is false (docs/dynamodb.md §5.2.5).
  */
 export function sizeOf(value: AttributeValue): number | undefined {
   switch (typeOf(value)) {

@@ -1,7 +1,7 @@
 import type { CallNode, ConditionNode, OperandNode, PathNode } from './ast.js';
 
 /**
- * The functions DynamoDB knows, with their operand counts (spec §5.2.1, §5.3.2). Condition
+ * The functions DynamoDB knows, with their operand counts (docs/dynamodb.md §5.2.1, §5.3.2). Condition
  * functions are rejected in UpdateExpression and update functions in conditions; names are
  * case-sensitive (`BEGINS_WITH` is unknown).
  */

@@ -1,6 +1,6 @@
 /**
- * Expressions: grammar → typed AST → resolve/validate → evaluate/apply (DESIGN §4, after moto's
- * pipeline). Parsing and resolving happen before anything is read, so evaluation never fails
+ * Expressions: grammar → typed AST → resolve/validate → evaluate/apply (docs/architecture.md §2.3, after
+ * moto's pipeline). Parsing and resolving happen before anything is read, so evaluation never fails
  * half-way and an update is applied to a copy: a failure leaves no partial write.
  *
  * This file is the API the actions use. Everything behind it lives in this folder.
@@ -26,7 +26,7 @@ export interface UpdateResult {
   readonly item: Item;
   /** For ReturnValues UPDATED_OLD: previous values of the attributes the update set or removed. */
   readonly updatedOld: AttributeMap;
-  /** For ReturnValues UPDATED_NEW: new values of the attributes the update set (spec §4.2.4). */
+  /** For ReturnValues UPDATED_NEW: new values of the attributes the update set (docs/dynamodb.md §4.2.4). */
   readonly updatedNew: AttributeMap;
 }
 
@@ -35,12 +35,12 @@ export interface UpdatePlan {
   /** Every document path the update writes (SET, REMOVE, ADD, DELETE targets). */
   readonly targets: readonly DocumentPath[];
   /**
-   * Only REMOVE/DELETE actions: applied to a missing item they create nothing (spec §4.2.2).
+   * Only REMOVE/DELETE actions: applied to a missing item they create nothing (docs/dynamodb.md §4.2.2).
    */
   readonly removesOnly: boolean;
   /**
    * Applies the update to a copy of `item` (undefined: the item does not exist; the caller adds
-   * the key attributes). Throws ValidationException for runtime errors (spec §5.3.3–5.3.5).
+   * the key attributes). Throws ValidationException for runtime errors (docs/dynamodb.md §5.3.3–5.3.5).
    */
   apply(item: Item | undefined): UpdateResult;
 }
@@ -48,7 +48,7 @@ export interface UpdatePlan {
 /** A parsed ProjectionExpression (or legacy AttributesToGet). */
 export interface ProjectionPlan {
   readonly paths: readonly DocumentPath[];
-  /** The projected copy of an item, keeping nesting; missing paths are omitted (spec §5.4.1). */
+  /** The projected copy of an item, keeping nesting; missing paths are omitted (docs/dynamodb.md §5.4.1). */
   apply(item: Item): Item;
 }
 
@@ -60,9 +60,9 @@ export interface KeyConditionPart {
 }
 
 /**
- * A KeyConditionExpression that passed the grammar checks (spec §5.2, §8.6). `parts()` applies the
- * stateless key rules of spec §6.1.2 and throws their errors; Query calls it after every
- * expression of the request is parsed and the unused names/values are checked (spec §8.3).
+ * A KeyConditionExpression that passed the grammar checks (docs/dynamodb.md §5.2, §8.6). `parts()` applies
+ * the stateless key rules of docs/dynamodb.md §6.1.2 and throws their errors; Query calls it after every
+ * expression of the request is parsed and the unused names/values are checked (docs/dynamodb.md §8.3).
  */
 export interface KeyConditionPlan {
   /** Every document path the key condition reads. */

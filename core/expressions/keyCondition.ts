@@ -3,7 +3,7 @@ import type { AttributeValue } from '../model/attributeValue.js';
 import type { KeyConditionPart } from './index.js';
 import { type Condition, FUNCTION_NAMES, type Operand } from './resolved.js';
 
-/** KeyConditionExpression rules that need no schema (spec §6.1.2), texts verbatim. */
+/** KeyConditionExpression rules that need no schema (docs/dynamodb.md §6.1.2), texts verbatim. */
 export const KeyConditionMessages = {
   invalidOperator: (operator: string) => `Invalid operator used in KeyConditionExpression: ${operator}`,
   nestedOperation: 'KeyConditionExpressions cannot contain nested operations',

@@ -1,5 +1,5 @@
 /**
- * The expression lexer (spec §5.1.1). Tokens:
+ * The expression lexer (docs/dynamodb.md §5.1.1). Tokens:
  * - `name`: a bare attribute or function name, `[A-Za-z][A-Za-z0-9_]*`;
  * - `keyword`: a name that is a keyword of the expression kind (case-insensitive);
  * - `nameRef` / `valueRef`: `#` or `:` followed by `[A-Za-z0-9_]+`;
@@ -21,7 +21,7 @@ export interface Token {
   readonly end: number;
 }
 
-/** Keywords per grammar: conditions and updates have their own (spec §5.2.1, §5.3.1). */
+/** Keywords per grammar: conditions and updates have their own (docs/dynamodb.md §5.2.1, §5.3.1). */
 export const CONDITION_KEYWORDS: ReadonlySet<string> = new Set(['AND', 'OR', 'NOT', 'BETWEEN', 'IN']);
 export const UPDATE_KEYWORDS: ReadonlySet<string> = new Set(['SET', 'REMOVE', 'ADD', 'DELETE']);
 export const NO_KEYWORDS: ReadonlySet<string> = new Set();

@@ -3,7 +3,7 @@ import type { AttributeMap } from '../model/attributeValue.js';
 import { AttributeMessages } from '../model/parseAttributeValue.js';
 import { utf8Length } from '../model/utf8.js';
 
-/** Which expression and legacy parameters an operation has (for spec §5.1.6 and §5.4.2). */
+/** Which expression and legacy parameters an operation has (for docs/dynamodb.md §5.1.6 and §5.4.2). */
 export interface ExpressionParameterRules {
   operation: string;
   /** Expression members, in the order the service lists them in its messages. */
@@ -17,7 +17,7 @@ const WRITE_LEGACY = ['Expected', 'ConditionalOperator'] as const;
 
 /**
  * Per operation (and per nested request of BatchGetItem and the transactions). The orders are the
- * ones the service prints (spec §5.4.2, §5.1.6): `AttributesToGet, QueryFilter|ScanFilter,
+ * ones the service prints (docs/dynamodb.md §5.4.2, §5.1.6): `AttributesToGet, QueryFilter|ScanFilter,
  * ConditionalOperator, KeyConditions` and `ProjectionExpression, FilterExpression,
  * KeyConditionExpression`; UpdateItem `AttributeUpdates, Expected` and `UpdateExpression,
  * ConditionExpression`.
@@ -82,7 +82,7 @@ export const EXPRESSION_PARAMETER_RULES: Readonly<Record<string, Required<Expres
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
- * Request-level checks before any expression is parsed (spec §5.4.2, §5.1.6): legacy and
+ * Request-level checks before any expression is parsed (docs/dynamodb.md §5.4.2, §5.1.6): legacy and
  * expression parameters mixed; names or values given without any expression. Pass an operation
  * name from `EXPRESSION_PARAMETER_RULES` (e.g. `Query`, `BatchGetItem.RequestItems`) or rules of
  * your own; unknown operations have nothing to check.
@@ -118,7 +118,7 @@ export function checkExpressionParameters(
   if (anyUsed) {
     const present = (member: string) => isPresent(input, member);
     const used = expressions.filter(present);
-    // KeyConditions is only reported next to a KeyConditionExpression (spec §5.4.2).
+    // KeyConditions is only reported next to a KeyConditionExpression (docs/dynamodb.md §5.4.2).
     const legacy = (rules.legacy ?? []).filter(
       (member) => present(member) && (member !== 'KeyConditions' || present('KeyConditionExpression')),
     );
@@ -150,10 +150,10 @@ function isPresent(input: Record<string, unknown>, member: string): boolean {
 
 const NAME_KEY = /^#[A-Za-z0-9_]+$/;
 const VALUE_KEY = /^:[A-Za-z0-9_]+$/;
-/** `#name` keys are limited to 255 bytes (spec §2.6.3). */
+/** `#name` keys are limited to 255 bytes (docs/dynamodb.md §2.6.3). */
 const MAX_NAME_KEY_BYTES = 255;
 
-/** `ExpressionAttributeNames must not be empty`; keys must be `#[A-Za-z0-9_]+` (spec §5.1.5). */
+/** `ExpressionAttributeNames must not be empty`; keys must be `#[A-Za-z0-9_]+` (docs/dynamodb.md §5.1.5). */
 export function checkExpressionAttributeNames(names: Record<string, string> | undefined): void {
   if (names === undefined) return;
   const keys = Object.keys(names);
@@ -178,15 +178,15 @@ const EMPTY_SET_MESSAGES: ReadonlySet<string> = new Set([
   AttributeMessages.emptyNumberSet,
   AttributeMessages.emptyBinarySet,
 ]);
-/** Operations whose empty-set message loses the `contains invalid value` wrapper (spec §9.2). */
+/** Operations whose empty-set message loses the `contains invalid value` wrapper (docs/dynamodb.md §9.2). */
 const UNWRAPPED_EMPTY_SET_OPERATIONS: ReadonlySet<string> = new Set(['PutItem', 'UpdateItem', 'DeleteItem']);
 
 /**
  * `ExpressionAttributeValues must not be empty`; keys must be `:[A-Za-z0-9_]+`; a bad value reads
- * `ExpressionAttributeValues contains invalid value: <message> for key <k>` (spec §5.1.5).
+ * `ExpressionAttributeValues contains invalid value: <message> for key <k>` (docs/dynamodb.md §5.1.5).
  *
  * `problem` is the first AttributeValue problem the deserializer found in the map (its invalid
- * entries are not in `values`). An empty set is reported bare, without the wrapper (spec §9.2):
+ * entries are not in `values`). An empty set is reported bare, without the wrapper (docs/dynamodb.md §9.2):
  * always when `operation` is omitted, else only for PutItem, UpdateItem and DeleteItem.
  */
 export function checkExpressionAttributeValues(

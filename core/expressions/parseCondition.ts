@@ -15,13 +15,13 @@ const COMPARATORS: ReadonlySet<string> = new Set(['=', '<>', '<', '<=', '>', '>=
 type Unit = ConditionNode | OperandNode;
 
 /**
- * The condition grammar (spec §5.2.1), shared by ConditionExpression, FilterExpression and
+ * The condition grammar (docs/dynamodb.md §5.2.1), shared by ConditionExpression, FilterExpression and
  * KeyConditionExpression. Precedence, low to high: OR, AND, NOT, then comparisons, IN, BETWEEN
  * and functions. A parenthesised group may hold a condition or an operand (`(a) = b`), which is
  * decided once the group is closed; a parenthesised path may go on with `.b` / `[0]`.
  *
  * Function calls are accepted with any name and arity: unknown or misused functions are
- * validation errors, not syntax errors (spec §5.2.2). A bare path or value used as a condition is
+ * validation errors, not syntax errors (docs/dynamodb.md §5.2.2). A bare path or value used as a condition is
  * a syntax error at the token after it.
  */
 export class ConditionParser extends Parser {

@@ -3,7 +3,7 @@ import { NO_KEYWORDS } from './lexer.js';
 import { Parser } from './parser.js';
 
 /**
- * ProjectionExpression: `path (, path)*` (spec §5.4.1). There are no keywords, so `set` is a
+ * ProjectionExpression: `path (, path)*` (docs/dynamodb.md §5.4.1). There are no keywords, so `set` is a
  * name (and a reserved word); a trailing comma is a syntax error.
  */
 export class ProjectionParser extends Parser {

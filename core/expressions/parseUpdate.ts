@@ -11,7 +11,7 @@ import { UPDATE_KEYWORDS } from './lexer.js';
 import { Parser } from './parser.js';
 
 /**
- * The UpdateExpression grammar (spec §5.3.1–5.3.2):
+ * The UpdateExpression grammar (docs/dynamodb.md §5.3.1–5.3.2):
  *
  *     update  := clause+
  *     clause  := SET path = value (, path = value)* | REMOVE path (, path)*
@@ -20,7 +20,7 @@ import { Parser } from './parser.js';
  *     operand := :v | path | name(operand, ...) | ( operand )
  *
  * Clause keywords are case-insensitive and may come in any order; repeating one is a validation
- * error found later (spec §5.3.7). `a + b + c`, `*`, `/` and `+` inside function arguments are
+ * error found later (docs/dynamodb.md §5.3.7). `a + b + c`, `*`, `/` and `+` inside function arguments are
  * syntax errors; a parenthesised path cannot go on with `.x` here.
  */
 export class UpdateParser extends Parser {

@@ -3,24 +3,24 @@ import { ExpressionMessages, expressionError } from './errors.js';
 import type { ExpressionKind } from './index.js';
 import { type Token, tokenize } from './lexer.js';
 
-/** Paths may have 32 elements (spec §2.6.4). */
+/** Paths may have 32 elements (docs/dynamodb.md §2.6.4). */
 export const MAX_PATH_DEPTH = 32;
-/** At most 300 operators per expression (spec §2.6.2). */
+/** At most 300 operators per expression (docs/dynamodb.md §2.6.2). */
 export const MAX_OPERATORS = 300;
-/** List indexes must fit a signed 32-bit integer (spec §2.6.4). */
+/** List indexes must fit a signed 32-bit integer (docs/dynamodb.md §2.6.4). */
 const MAX_LIST_INDEX = 2_147_483_647;
 
 /**
  * The recursive-descent parser's shared machinery: token cursor, syntax errors, paths, operator
  * counting and redundant-parenthesis tracking. The grammars live in `parseCondition.ts`,
- * `parseUpdate.ts` and `parseProjection.ts`; they only build the tree (DESIGN §4), validation is
- * a separate pass.
+ * `parseUpdate.ts` and `parseProjection.ts`; they only build the tree (docs/architecture.md §2.3), validation
+ * is a separate pass.
  */
 export class Parser {
   protected readonly tokens: Token[];
   protected position = 0;
   private operators = 0;
-  /** Set when the text holds `((x))` (reported after a successful parse, spec §8.6). */
+  /** Set when the text holds `((x))` (reported after a successful parse, docs/dynamodb.md §8.6). */
   redundantParentheses = false;
 
   constructor(
@@ -63,7 +63,7 @@ export class Parser {
   }
 
   /**
-   * `Syntax error; token: "<tok>", near: "<text>"` (spec §5.1.2). The near text runs from the
+   * `Syntax error; token: "<tok>", near: "<text>"` (docs/dynamodb.md §5.1.2). The near text runs from the
    * start of the previous token to the end of the next one, as written (recorded examples:
    * `SET _123`, `[a]`, `()`, `, 0)`).
    */
@@ -91,7 +91,7 @@ export class Parser {
     return node;
   }
 
-  /** `name | #ref` followed by any number of `.name | .#ref | [n]` (spec §5.1.4). */
+  /** `name | #ref` followed by any number of `.name | .#ref | [n]` (docs/dynamodb.md §5.1.4). */
   protected parsePath(): PathNode {
     const token = this.current;
     let first: PathElementNode;

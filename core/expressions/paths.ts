@@ -5,7 +5,7 @@ import type { DocumentPath } from './index.js';
 
 /**
  * Document paths at work: reading them from items (own properties only, so `__proto__` is just a
- * name), printing them the way the service does, and the overlap/conflict rules (spec §5.3.6).
+ * name), printing them the way the service does, and the overlap/conflict rules (docs/dynamodb.md §5.3.6).
  */
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -69,7 +69,7 @@ function relate(a: DocumentPath, b: DocumentPath): Relation {
 }
 
 /**
- * The first clash among paths in expression order (spec §5.3.6): any overlap is reported before
+ * The first clash among paths in expression order (docs/dynamodb.md §5.3.6): any overlap is reported before
  * any conflict; the earlier path is printed first. Returns the message, or undefined.
  */
 export function findPathClash(paths: readonly DocumentPath[]): string | undefined {

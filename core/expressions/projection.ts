@@ -74,7 +74,7 @@ function projectValue(value: AttributeValue, node: ProjectionTree): AttributeVal
 
 /**
  * Projects an item onto paths, keeping the item's nesting (`a.b[0]` → `{a: {b: [..]}}`) and
- * omitting missing paths silently (spec §5.4.1). Builds null-prototype maps; shares the leaf
+ * omitting missing paths silently (docs/dynamodb.md §5.4.1). Builds null-prototype maps; shares the leaf
  * values with the input, which is never modified.
  */
 export class PathProjection implements ProjectionPlan {
@@ -115,7 +115,7 @@ function buildProjection(text: string): ProjectionNode {
 
 /**
  * ProjectionExpression: syntax → reserved word → undefined name → overlap → conflict
- * (spec §8.6).
+ * (docs/dynamodb.md §8.6).
  */
 export function compileProjection(text: string, resolver: Resolver): ProjectionPlan {
   const ast = parseCached('Projection', text, buildProjection);

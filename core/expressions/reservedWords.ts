@@ -1,5 +1,5 @@
 /**
- * The 573 DynamoDB reserved words (spec §5.1.3), copied from the official list:
+ * The 573 DynamoDB reserved words (docs/dynamodb.md §5.1.3), copied from the official list:
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
  * The list is case-insensitive: look names up in upper case.
  */
@@ -51,7 +51,7 @@ const WORDS = [
 
 export const RESERVED_WORDS: ReadonlySet<string> = new Set(WORDS.split(' '));
 
-/** True when a bare attribute name is a reserved word (case-insensitive, spec §5.1.3). */
+/** True when a bare attribute name is a reserved word (case-insensitive, docs/dynamodb.md §5.1.3). */
 export function isReservedWord(name: string): boolean {
   return RESERVED_WORDS.has(name.toUpperCase());
 }

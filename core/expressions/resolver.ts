@@ -5,7 +5,7 @@ import type { DocumentPath } from './index.js';
 
 /**
  * Where `#names` and `:values` come from. Each successful lookup marks the entry used: use is
- * syntactic (spec §5.1.7), so every reference in a parsed expression counts.
+ * syntactic (docs/dynamodb.md §5.1.7), so every reference in a parsed expression counts.
  */
 export interface Resolver {
   resolveName(ref: string): string | undefined;

@@ -16,8 +16,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
 /**
  * The expressions of one request, sharing ExpressionAttributeNames and ExpressionAttributeValues.
  * Each parse resolves `#names` and `:values` and records which were used; `checkUnused` then
- * reports unused ones, names first (spec §5.1.7). Parse in the service's order: Update,
- * Condition, KeyCondition, Filter, Projection (spec §8.2).
+ * reports unused ones, names first (docs/dynamodb.md §5.1.7). Parse in the service's order: Update,
+ * Condition, KeyCondition, Filter, Projection (docs/dynamodb.md §8.2).
  *
  * Names and values are looked up as own properties only, so `#__proto__` or a value key such as
  * `:constructor` are ordinary entries.
@@ -63,14 +63,14 @@ export class ExpressionScope implements Resolver {
 
   /**
    * Parses a KeyConditionExpression and applies the stateless key rules at once. To follow the
-   * Query order of spec §8.3 (those rules after every expression parsed and the unused check),
+   * Query order of docs/dynamodb.md §8.3 (those rules after every expression parsed and the unused check),
    * use `prepareKeyCondition` and call `parts()` later.
    */
   parseKeyCondition(text: string): KeyConditionPart[] {
     return compileKeyCondition(text, this).parts();
   }
 
-  /** Grammar and name/value checks now; the §6.1.2 rules when `parts()` is called. */
+  /** Grammar and name/value checks now; the rules of docs/dynamodb.md §6.1.2 when `parts()` is called. */
   prepareKeyCondition(text: string): KeyConditionPlan {
     return compileKeyCondition(text, this);
   }

@@ -11,7 +11,7 @@ import { MAX_HASH_KEY_BYTES, MAX_RANGE_KEY_BYTES } from '../validations/keys.js'
  * the index sort value followed by a tie-breaker that makes it unique:
  *
  * - GSI: the table key, ordered by the hash of its bytes, as the service orders items sharing a
- *   GSI key (spec §6.3.3, §6.4.2), then the table key itself;
+ *   GSI key (docs/dynamodb.md §6.3.3, §6.4.2), then the table key itself;
  * - LSI: the table sort key (the partition is the table's).
  *
  * Parts are joined order-preservingly: NUL is escaped as NUL 0x01 and a part ends with NUL NUL,
@@ -71,7 +71,7 @@ export interface EntryKey {
 /**
  * The entry key of an item in an index, or undefined when the item is not in it: an index key
  * attribute is missing, of another type, empty or too large (sparse indexes; items that violate
- * an index added later stay out of it, spec §3.3.6).
+ * an index added later stay out of it, docs/dynamodb.md §3.3.6).
  */
 export function entryKeyOf(index: SecondaryIndex, table: Table, item: AttributeMap): EntryKey | undefined {
   const { hash, range } = index.key;

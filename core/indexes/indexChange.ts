@@ -5,7 +5,7 @@ import { compareNumbers } from '../model/number.js';
 import { utf8Length } from '../model/utf8.js';
 
 /**
- * How one table write changes one index (seed global-secondary-indexes, "Write Capacity Units"):
+ * How one table write changes one index (docs/dynamodb.md §4.3.4, the write capacity rules of GSI.html):
  *
  * - `put`: the item enters the index (one write);
  * - `replace`: an index key changed: delete the old entry, put the new one (two writes);

@@ -96,7 +96,7 @@ export class IndexMaintenance {
   }
 
   /**
-   * Index capacity of a write (spec §4.3.4): per touched index, its writes × ⌈entry/1 KB⌉.
+   * Index capacity of a write (docs/dynamodb.md §4.3.4): per touched index, its writes × ⌈entry/1 KB⌉.
    * Computed when the write happens, whether the index is updated now or later.
    */
   writeCapacity(table: Table, before: Item | undefined, after: Item | undefined) {

@@ -57,8 +57,9 @@ export function storedEntry(
 }
 
 /**
- * Storage of one index entry by the service's rule (seed global-secondary-indexes): table key +
- * index key + projected attributes + 100 bytes of overhead. The projected copy holds the keys.
+ * Storage of one index entry by the service's rule: table key + index key + projected attributes
+ * + 100 bytes of overhead. The projected copy holds the keys. Storage considerations in
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html
  */
 export const INDEX_ENTRY_OVERHEAD_BYTES = 100;
 

@@ -1,5 +1,5 @@
 /**
- * The DynamoDB data model in its wire form (spec §2.1,
+ * The DynamoDB data model in its wire form (docs/dynamodb.md §2.1,
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_AttributeValue.html).
  *
  * Attribute names are data: `__proto__` or `constructor` are ordinary names. Maps that eddy builds

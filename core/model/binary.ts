@@ -1,5 +1,5 @@
 /**
- * Binary attribute values travel as base64 text (spec §2.1.2). Sizes, comparisons and key bytes
+ * Binary attribute values travel as base64 text (docs/dynamodb.md §2.1.2). Sizes, comparisons and key bytes
  * use the decoded bytes; the stored text is the canonical padded base64 of those bytes.
  */
 
@@ -32,7 +32,7 @@ export function base64ByteLength(text: string): number {
   return (text.length / 4) * 3 - padding;
 }
 
-/** Unsigned byte comparison of two base64 values (spec §6.2.1). */
+/** Unsigned byte comparison of two base64 values (docs/dynamodb.md §6.2.1). */
 export function compareBinary(a: string, b: string): number {
   if (a === b) return 0;
   return Buffer.compare(Buffer.from(a, 'base64'), Buffer.from(b, 'base64'));

@@ -4,7 +4,7 @@ import { compareNumbers } from './number.js';
 import { compareUtf8 } from './utf8.js';
 
 /**
- * Equality and ordering of attribute values as conditions evaluate them (spec §5.2.5): values of
+ * Equality and ordering of attribute values as conditions evaluate them (docs/dynamodb.md §5.2.5): values of
  * different types are unequal and unordered; N compares numerically, S by UTF-8 bytes, B by
  * unsigned bytes; sets ignore order (also nested); lists compare element-wise; maps by entries.
  */
@@ -62,7 +62,10 @@ export function compareScalars(a: AttributeValue, b: AttributeValue): number | u
   return undefined;
 }
 
-/** Whole items are equal when they hold the same names with equal values (no-op writes, §1.3.3). */
+/**
+ * Whole items are equal when they hold the same names with equal values (no-op writes,
+ * docs/streams-and-lambda.md §1.3.3).
+ */
 export function itemsEqual(a: Record<string, AttributeValue>, b: Record<string, AttributeValue>): boolean {
   return attributeValuesEqual({ M: a }, { M: b });
 }

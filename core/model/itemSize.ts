@@ -4,7 +4,7 @@ import { numberSize } from './number.js';
 import { utf8Length } from './utf8.js';
 
 /**
- * Item sizes by the service's rules (spec §2.4.2, §2.4.3,
+ * Item sizes by the service's rules (docs/dynamodb.md §2.4.2, §2.4.3,
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html):
  * Σ(name UTF-8 bytes + value size); S UTF-8 bytes, B raw bytes, N by significant digits, BOOL and
  * NULL 1, sets the sum of their members, L and M 3 + Σ(1 + element) (map entries add their name).

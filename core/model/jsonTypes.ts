@@ -2,7 +2,7 @@ import { SerializationException } from '../errors/index.js';
 import { checkBase64 } from './binary.js';
 
 /**
- * JSON type checks with the service's SerializationException texts (spec §1.2.7; the texts were
+ * JSON type checks with the service's SerializationException texts (docs/dynamodb.md §1.2.7; the texts were
  * recorded against AWS in dynalite's test helpers). The service parses with a Java JSON binder, so
  * the messages name Jackson tokens (`NUMBER_VALUE`) and Java classes.
  */

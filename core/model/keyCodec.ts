@@ -5,7 +5,7 @@ import { decompose, formatPlain } from './number.js';
 import { utf8OrderedString } from './utf8.js';
 
 /**
- * Keys as JS strings whose native `<` order is DynamoDB's key order (spec §6.2.1): numbers
+ * Keys as JS strings whose native `<` order is DynamoDB's key order (docs/dynamodb.md §6.2.1): numbers
  * numerically, strings by UTF-8 bytes, binary by unsigned bytes. A key attribute always has one
  * type (the schema's), so encodings of different types never meet.
  *
@@ -85,7 +85,7 @@ export function decodeKeyValue(type: ScalarKeyType, encoded: string): string {
 /**
  * The bytes DynamoDB hashes for a key value: S as UTF-8, B raw, N in a sortable base-100 form
  * (exponent byte, then one byte per pair of digits, offset by 1; negatives inverted and, when
- * short, terminated by 102). Used only for the scan-order hash (spec §6.4.2).
+ * short, terminated by 102). Used only for the scan-order hash (docs/dynamodb.md §6.4.2).
  */
 export function keyHashBytes(type: ScalarKeyType, value: string): Buffer {
   if (type === 'S') return Buffer.from(value, 'utf8');
@@ -120,19 +120,21 @@ const HASH_SALT = Buffer.from('Outliers');
 
 /**
  * The first 24 bits of MD5("Outliers" ‖ key bytes) as 6 lowercase hex digits: the order in which
- * Scan visits partitions (and segments divide the table) (spec §6.4.2).
+ * Scan visits partitions (and segments divide the table) (docs/dynamodb.md §6.4.2).
  */
 export function scanHashPrefix(bytes: Buffer, more?: Buffer): string {
   const input = more ? Buffer.concat([HASH_SALT, bytes, more]) : Buffer.concat([HASH_SALT, bytes]);
   return hash('md5', input, 'hex').slice(0, 6);
 }
 
-/** The scan-order key of a partition: its hash prefix, then its encoded key (ties, spec §6.4.2). */
+/**
+ * The scan-order key of a partition: its hash prefix, then its encoded key (ties, docs/dynamodb.md §6.4.2).
+ */
 export function partitionScanKey(type: ScalarKeyType, encodedHashKey: string): string {
   return scanHashPrefix(keyHashBytes(type, decodeKeyValue(type, encodedHashKey))) + encodedHashKey;
 }
 
-/** Segment i of T owns the 12-bit prefixes ⌈4096·i/T⌉ … ⌈4096·(i+1)/T⌉−1 (spec §6.4.2). */
+/** Segment i of T owns the 12-bit prefixes ⌈4096·i/T⌉ … ⌈4096·(i+1)/T⌉−1 (docs/dynamodb.md §6.4.2). */
 export function segmentBounds(segment: number, totalSegments: number): { first: number; end: number } {
   return {
     first: Math.ceil((4096 * segment) / totalSegments),

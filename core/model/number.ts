@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 
 /**
  * DynamoDB numbers: up to 38 significant digits, magnitude 1E-130 .. 9.99…E+125 (or zero),
- * stored and returned as plain normalised decimals (spec §2.2,
+ * stored and returned as plain normalised decimals (docs/dynamodb.md §2.2,
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-data-types-numbers).
  *
  * Comparison works on the decomposed form below; arithmetic uses decimal.js with enough precision
@@ -63,7 +63,7 @@ export function normaliseNumber(input: string): NumberResult {
   const firstNonZero = firstNonZeroIndex(allDigits);
   if (firstNonZero === -1) {
     // Zero. The service checks BigDecimal's adjusted exponent of the literal, so `0e126` and
-    // `0e-131` fail while `0.0e126` passes (spec §2.2.5, §9.10).
+    // `0e-131` fail while `0.0e126` passes (docs/dynamodb.md §2.2.5, §9.10).
     const adjustedExponent = exponent - fractionPart.length;
     if (adjustedExponent > MAX_EXPONENT) return { ok: false, message: NumberMessages.overflow };
     if (adjustedExponent < MIN_EXPONENT) return { ok: false, message: NumberMessages.underflow };
@@ -143,7 +143,7 @@ const ExactDecimal = Decimal.clone({
 
 /**
  * Adds or subtracts two normalised numbers exactly. Results beyond 38 digits or the range fail:
- * the service answers the overflow text for both (spec §2.2.5).
+ * the service answers the overflow text for both (docs/dynamodb.md §2.2.5).
  */
 export function addNumbers(a: string, b: string, operation: '+' | '-' = '+'): NumberResult {
   const left = new ExactDecimal(a);
@@ -161,7 +161,7 @@ export function addNumbers(a: string, b: string, operation: '+' | '-' = '+'): Nu
 }
 
 /**
- * Storage size of a number: 1 byte per two significant digits, plus one (spec §2.4.3):
+ * Storage size of a number: 1 byte per two significant digits, plus one (docs/dynamodb.md §2.4.3):
  * 1 + ⌈d/2⌉, one more when the digit count and the exponent are both even, one more if negative.
  */
 export function numberSize(normalised: string): number {

@@ -21,7 +21,7 @@ import { normaliseNumber } from './number.js';
  * Wrong JSON types throw `SerializationException` at once (the service type-checks the whole
  * request before validating anything). Semantic problems (empty value, two types, bad number,
  * empty or duplicate set, nesting) are recorded in `problems` and the walk goes on, so that a
- * later type error still wins (spec §8.1); the caller reports `problems.first` at the right step.
+ * later type error still wins (docs/dynamodb.md §8.1); the caller reports `problems.first` at the right step.
  */
 export interface AttributeProblems {
   first: string | undefined;
@@ -35,7 +35,7 @@ export const AttributeMessages = {
     'Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes',
   nullNotTrue:
     'One or more parameter values were invalid: Null attribute value types must have the value of true',
-  // The double spaces are verbatim (spec §2.1.3).
+  // The double spaces are verbatim (docs/dynamodb.md §2.1.3).
   emptyStringSet: 'One or more parameter values were invalid: An string set  may not be empty',
   emptyNumberSet: 'One or more parameter values were invalid: An number set  may not be empty',
   emptyBinarySet: 'One or more parameter values were invalid: Binary sets should not be empty',
@@ -48,7 +48,7 @@ export const AttributeMessages = {
     'Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit',
 } as const;
 
-/** A top-level attribute value is level 1; values may reach level 32 (spec §2.1.5). */
+/** A top-level attribute value is level 1; values may reach level 32 (docs/dynamodb.md §2.1.5). */
 export const MAX_NESTING_LEVEL = 32;
 
 export const ATTRIBUTE_VALUE_CLASS = 'com.amazonaws.dynamodb.v20120810.AttributeValue';
@@ -188,7 +188,7 @@ export function parseAttributeValue(
         break;
       }
       default:
-        // Unknown members are ignored, like any unknown JSON member (spec §2.1.1).
+        // Unknown members are ignored, like any unknown JSON member (docs/dynamodb.md §2.1.1).
         canonical = false;
         continue;
     }

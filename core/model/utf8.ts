@@ -1,4 +1,6 @@
-/** UTF-8 helpers: DynamoDB measures and orders strings by their UTF-8 bytes (spec §2.4.2, §6.2.1). */
+/**
+ * UTF-8 helpers: DynamoDB measures and orders strings by their UTF-8 bytes (docs/dynamodb.md §2.4.2, §6.2.1).
+ */
 
 /** UTF-8 byte length of a string (native; measured faster than an ASCII pre-check). */
 export function utf8Length(text: string): number {

@@ -1,5 +1,5 @@
 /**
- * Where event source mappings keep their place in each shard (DESIGN §1: "checkpoint"): per
+ * Where event source mappings keep their place in each shard (docs/architecture.md §4): per
  * mapping and shard, the sequence number of the last record its function handled (a string the
  * mapping owns: it may carry more, e.g. `<sequence number>;finished` for a drained shard). A
  * restarted host resumes each mapping from here, so nothing is skipped and nothing handled is

@@ -3,7 +3,7 @@ import { type AttributeMap, type AttributeValue, newAttributeMap } from '../mode
 /**
  * Items at rest are canonical JSON text: map members and set members in a fixed order. Two
  * equal items then have equal text, so "did this write change anything?" (no stream record for a
- * write that changes nothing, streams spec §1.3.3) is a string comparison.
+ * write that changes nothing, docs/streams-and-lambda.md §1.3.3) is a string comparison.
  *
  * The order is the engine's property-enumeration order after inserting names sorted: integer-like
  * names first (ascending, as JS always enumerates them), then the others in sorted order.

@@ -60,7 +60,7 @@ export interface ScanEntry<V extends Sized = StoredItem> {
  * - Query: one partition's B+tree from a bound, O(log k + results);
  * - Scan: a B+tree of partitions by scan key (`scanHashPrefix` ‖ partition key), so pages resume
  *   from a key in O(log n) and walk partitions in the service's hash order, independent of when
- *   items were written (spec §6.4.2). New partitions join that tree when the next Scan starts,
+ *   items were written (docs/dynamodb.md §6.4.2). New partitions join that tree when the next Scan starts,
  *   not on the write: a write then costs no hash and no tree insert (PutItem of new keys is the
  *   hot path), and a Scan pays O(p log n) once for the p partitions created since the last one.
  *

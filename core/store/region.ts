@@ -1,6 +1,6 @@
 import type { Table } from './table.js';
 
-/** What a TransactWriteItems ClientRequestToken remembers (spec §7.3.4). */
+/** What a TransactWriteItems ClientRequestToken remembers (docs/dynamodb.md §7.3.4). */
 export interface TransactionToken {
   readonly fingerprint: string;
   readonly completedAt: number;
@@ -25,10 +25,12 @@ export class Region {
   readonly tables = new Map<string, Table>();
   /**
    * The last stream label given to each table name: a table deleted and re-created within the
-   * same millisecond must still get a new stream ARN (streams spec §1.1.8).
+   * same millisecond must still get a new stream ARN (docs/streams-and-lambda.md §1.1.8).
    */
   readonly lastStreamLabels = new Map<string, string>();
-  /** TransactWriteItems ClientRequestTokens of the last 10 minutes, oldest first (spec §7.3.4). */
+  /**
+   * TransactWriteItems ClientRequestTokens of the last 10 minutes, oldest first (docs/dynamodb.md §7.3.4).
+   */
   readonly transactionTokens = new TransactionTokens();
 
   constructor(

@@ -4,7 +4,7 @@ import type { ExpiryIndex } from '../ttl/expiryIndex.js';
 import type { IndexEntry } from './indexEntry.js';
 import { ItemStore } from './itemStore.js';
 
-/** Table metadata and items, as the control plane describes them (spec §3). */
+/** Table metadata and items, as the control plane describes them (docs/dynamodb.md §3). */
 export type TableStatus = 'CREATING' | 'ACTIVE' | 'UPDATING' | 'DELETING' | 'ARCHIVING' | 'ARCHIVED';
 export type IndexStatus = 'CREATING' | 'ACTIVE' | 'UPDATING' | 'DELETING';
 export type BillingMode = 'PROVISIONED' | 'PAY_PER_REQUEST';
@@ -190,13 +190,15 @@ export class Table {
     return this.reference;
   }
 
-  /** Every secondary index, GSIs first (the order the service checks index keys in, spec §4.1.3). */
+  /**
+   * Every secondary index, GSIs first (the order the service checks index keys in, docs/dynamodb.md §4.1.3).
+   */
   *secondaryIndexes(): Generator<SecondaryIndex> {
     yield* this.globalSecondaryIndexes.values();
     yield* this.localSecondaryIndexes.values();
   }
 
-  /** Data-plane calls see CREATING tables as missing (spec §3.1.10). */
+  /** Data-plane calls see CREATING tables as missing (docs/dynamodb.md §3.1.10). */
   get readable(): boolean {
     return this.status !== 'CREATING' && this.status !== 'DELETING';
   }

@@ -49,7 +49,7 @@ const TABLE_ARN = /^arn:aws:dynamodb:([^:]+):([^:]+):table\/([^/]+)$/;
  * item goes; this finds candidates in the expiry index and deletes them). Structurally it is
  * the `ExpiredItems` port of `functions/shared/ports.ts` (core imports nothing from `functions`).
  *
- * A deletion is an ordinary commit of a delete with the TTL identity (streams spec §1.2.8,
+ * A deletion is an ordinary commit of a delete with the TTL identity (docs/streams-and-lambda.md §1.2.8,
  * §5.10, §5.11): the change event, and so the REMOVE stream record, carries
  * `userIdentity {type: 'Service', principalId: 'dynamodb.amazonaws.com'}`; global and local
  * indexes lose the entry as for DeleteItem; no capacity is computed, none is consumed.
@@ -98,7 +98,7 @@ export class EngineExpiredItems {
   /**
    * Deletes the item if, now, TTL is still enabled on its table and the item's TTL value, read
    * from the item as stored, is still expired: the condition that lets a concurrent update
-   * extending the TTL win (§5.9).
+   * extending the TTL win (docs/streams-and-lambda.md §5.9).
    */
   deleteIfExpired(item: { readonly tableArn: string; readonly cursor: string }): boolean {
     const located = this.locate(item.tableArn);

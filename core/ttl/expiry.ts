@@ -1,7 +1,7 @@
 import { type AttributeMap, getAttribute } from '../model/attributeValue.js';
 
 /**
- * The expiry rule of Time to Live (streams spec §5.5–5.7,
+ * The expiry rule of Time to Live (docs/streams-and-lambda.md §5.5–5.7,
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/howitworks-ttl.html).
  *
  * An item is expired when its TTL attribute is a top-level Number holding epoch seconds that is
@@ -18,10 +18,10 @@ export const FIVE_YEARS_SECONDS = 5 * 365.25 * 86_400;
 
 /**
  * The TTL value of an item in epoch seconds, or undefined when the attribute is missing or is not
- * a top-level Number. Decimals and exponents count (`12345678.1`, `1234567e1`, §5.6): the stored
- * text is the service's normalised decimal, which `Number` reads exactly enough (a double keeps
- * epoch seconds to the microsecond). A millisecond timestamp reads as a date ~50,000 years ahead
- * and so never expires (§5.7).
+ * a top-level Number. Decimals and exponents count (`12345678.1`, `1234567e1`,
+ * docs/streams-and-lambda.md §5.6): the stored text is the service's normalised decimal, which `Number` reads
+ * exactly enough (a double keeps epoch seconds to the microsecond). A millisecond timestamp reads as a date
+ * ~50,000 years ahead and so never expires (docs/streams-and-lambda.md §5.7).
  */
 export function ttlValueOf(item: AttributeMap, attributeName: string): number | undefined {
   const value = getAttribute(item, attributeName) as { N?: unknown } | undefined;

@@ -9,7 +9,7 @@ import { attributeNeedle, readTopLevelNumber } from './ttlText.js';
 
 /**
  * A table's items that carry a TTL value, ordered by that value, so the expirer finds the
- * expired ones in O(log n + expired) instead of reading the table (streams spec §5.5).
+ * expired ones in O(log n + expired) instead of reading the table (docs/streams-and-lambda.md §5.5).
  *
  * One string per item with a Number TTL attribute, in a B+tree of strings: the TTL value as 8
  * order-preserving bytes, then the item key (`<hash key length>:<hash key><range key>`, the
@@ -23,7 +23,8 @@ import { attributeNeedle, readTopLevelNumber } from './ttlText.js';
  * Items without a Number TTL have no entry: TTL is not schema, they are simply never found.
  *
  * It exists only while TTL is enabled (`Table.expiryIndex`); enabling builds it from the items
- * already stored (§5.6: items written before TTL was enabled are covered), disabling drops it.
+ * already stored (docs/streams-and-lambda.md §5.6: items written before TTL was enabled are covered),
+ * disabling drops it.
  */
 export interface ExpiryEntry {
   /** The TTL value, epoch seconds. */

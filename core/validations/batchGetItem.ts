@@ -27,10 +27,13 @@ export interface BatchGetItemInput {
   ReturnConsumedCapacity?: 'INDEXES' | 'TOTAL' | 'NONE';
 }
 
-/** Table names as map keys: their constraints print inside `Map keys must satisfy constraint` (spec §7.1.1). */
+/**
+ * Table names as map keys: their constraints print inside `Map keys must satisfy constraint`
+ * (docs/dynamodb.md §7.1.1).
+ */
 export const tableNameKey: StringShape = { ...tableName, required: false };
 
-/** At most 100 keys per call, over all tables (spec §7.1.1). */
+/** At most 100 keys per call, over all tables (docs/dynamodb.md §7.1.1). */
 export const MAX_BATCH_GET_KEYS = 100;
 
 export const batchGetItemShape: Record<string, Shape> = {
@@ -59,7 +62,10 @@ export interface PreparedBatchGet {
   projections: Map<string, ProjectionPlan | undefined>;
 }
 
-/** A key as received, attribute order ignored: BatchGetItem compares raw text (spec §7.1.2, §9.10). */
+/**
+ * A key as received, attribute order ignored: BatchGetItem compares raw text
+ * (docs/dynamodb.md §7.1.2, §9.10).
+ */
 function rawKeyText(key: unknown): string {
   const entries = Object.entries(key as Record<string, unknown>).sort(([a], [b]) =>
     a < b ? -1 : a > b ? 1 : 0,
@@ -67,7 +73,10 @@ function rawKeyText(key: unknown): string {
   return JSON.stringify(entries);
 }
 
-/** Stateless checks of BatchGetItem: key limit and duplicates come before table existence (spec §8.5). */
+/**
+ * Stateless checks of BatchGetItem: key limit and duplicates come before table existence
+ * (docs/dynamodb.md §8.5).
+ */
 export function validateBatchGetItem(input: BatchGetItemInput, deserialized: Deserialized): PreparedBatchGet {
   throwAttributeProblem(deserialized, 'RequestItems');
   let total = 0;

@@ -19,7 +19,7 @@ export interface BatchWriteItemInput {
   ReturnItemCollectionMetrics?: 'SIZE' | 'NONE';
 }
 
-/** 25 put or delete requests per call (spec §7.2.1). */
+/** 25 put or delete requests per call (docs/dynamodb.md §7.2.1). */
 export const MAX_BATCH_WRITES = 25;
 
 export const batchWriteItemShape: Record<string, Shape> = {
@@ -51,7 +51,7 @@ export interface PreparedBatchWrite {
   sizes: Map<WriteRequest, number>;
 }
 
-/** Stateless checks; duplicates are found after the table lookup (spec §7.2.2, §8.5). */
+/** Stateless checks; duplicates are found after the table lookup (docs/dynamodb.md §7.2.2, §8.5). */
 export function validateBatchWriteItem(
   input: BatchWriteItemInput,
   deserialized: Deserialized,
@@ -64,7 +64,7 @@ export function validateBatchWriteItem(
   const sizes = new Map<WriteRequest, number>();
   for (const requests of Object.values(input.RequestItems)) {
     for (const request of requests) {
-      // An empty request object reads as "more than one datatypes set" (sic, spec §7.2.1).
+      // An empty request object reads as "more than one datatypes set" (sic, docs/dynamodb.md §7.2.1).
       if ((request.PutRequest === undefined) === (request.DeleteRequest === undefined)) {
         throw new ValidationException(AttributeMessages.severalTypes);
       }

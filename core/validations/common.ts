@@ -19,7 +19,7 @@ export const indexName: StringShape = {
   pattern: TABLE_NAME_PATTERN,
 };
 
-// Enum sets print in the service's order (spec §1.2.9).
+// Enum sets print in the service's order (docs/dynamodb.md §1.2.9).
 export const returnConsumedCapacity: StringShape = { kind: 'string', enum: ['INDEXES', 'TOTAL', 'NONE'] };
 export const returnValues: StringShape = {
   kind: 'string',
@@ -58,7 +58,7 @@ export const expressionAttributeValues: AttributeMapShape = { kind: 'attributeMa
 /** An item or key: attribute name → AttributeValue. */
 export const attributeMap = (required = false): AttributeMapShape => ({ kind: 'attributeMap', required });
 
-/** AttributesToGet: 1..255 names (spec §4.2.6). */
+/** AttributesToGet: 1..255 names (docs/dynamodb.md §4.2.6). */
 export const attributesToGet: Shape = {
   kind: 'list',
   member: { kind: 'string' },
@@ -121,7 +121,7 @@ export const keySchemaElement: StructureShape = {
 
 /**
  * A KeySchema list. Tables and LSIs hold 1..2 elements; GSIs have no upper bound in the list
- * since the multi-attribute keys of Nov 2025 (spec §3.1.6), so their limits are semantic checks.
+ * since the multi-attribute keys of Nov 2025 (docs/dynamodb.md §3.1.6), so their limits are semantic checks.
  */
 export const keySchema = (maxLength: number | undefined, required = true): ListShape => ({
   kind: 'list',
@@ -158,7 +158,10 @@ export const projection: StructureShape = {
   },
 };
 
-/** ProvisionedThroughput: both units required, ≥ 1 (the 10¹² bound is a semantic check, §3.1.2). */
+/**
+ * ProvisionedThroughput: both units required, ≥ 1 (the 10¹² bound is a semantic check,
+ * docs/dynamodb.md §3.1.2).
+ */
 export const provisionedThroughput = (required = false): StructureShape => ({
   kind: 'structure',
   name: 'ProvisionedThroughput',

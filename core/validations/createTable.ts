@@ -45,7 +45,7 @@ import {
 import { checkTags, MAX_TAGS, TagMessages } from './tags.js';
 
 /**
- * CreateTable: request shape and stateless checks, in the order of spec §8.4: TableName →
+ * CreateTable: request shape and stateless checks, in the order of docs/dynamodb.md §8.4: TableName →
  * constraint list → billing/throughput → table keys → LSIs → GSIs (existence is the action's).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
  */
@@ -109,7 +109,7 @@ export const createTableShape: Record<string, Shape> = {
   ResourcePolicy: { kind: 'string' },
 };
 
-/** Billing mode and throughput (spec §3.1.2). */
+/** Billing mode and throughput (docs/dynamodb.md §3.1.2). */
 function checkBilling(input: CreateTableInput): void {
   if (input.BillingMode === 'PAY_PER_REQUEST') {
     if (input.ProvisionedThroughput !== undefined)
@@ -123,7 +123,7 @@ function checkBilling(input: CreateTableInput): void {
   checkOnDemandThroughput(input.OnDemandThroughput);
 }
 
-/** LSIs, after the table keys (spec §3.1.4). Index names go into `seen`. */
+/** LSIs, after the table keys (docs/dynamodb.md §3.1.4). Index names go into `seen`. */
 function checkLocalIndexes(input: CreateTableInput, definitions: string[], seen: Set<string>): void {
   const indexes = input.LocalSecondaryIndexes;
   if (indexes === undefined) return;
@@ -140,7 +140,7 @@ function checkLocalIndexes(input: CreateTableInput, definitions: string[], seen:
   if (indexes.length > MAX_LOCAL_INDEXES) throw new ValidationException(TableMessages.tooManyLocalIndexes);
 }
 
-/** GSIs, after the LSIs (spec §3.1.5, §3.1.6); names must differ from the LSIs' too. */
+/** GSIs, after the LSIs (docs/dynamodb.md §3.1.5, §3.1.6); names must differ from the LSIs' too. */
 function checkGlobalIndexes(input: CreateTableInput, definitions: string[], seen: Set<string>): void {
   const indexes = input.GlobalSecondaryIndexes;
   if (indexes === undefined) return;
@@ -162,7 +162,7 @@ function checkGlobalIndexes(input: CreateTableInput, definitions: string[], seen
   if (indexes.length > MAX_GLOBAL_INDEXES) throw new ValidationException(TableMessages.tooManyGlobalIndexes);
 }
 
-/** With indexes, every definition must key the table or an index (spec §3.1.3). */
+/** With indexes, every definition must key the table or an index (docs/dynamodb.md §3.1.3). */
 function checkDefinitionsUsed(input: CreateTableInput, definitions: string[]): void {
   const used: string[] = [];
   const add = (elements: KeySchemaElementInput[]) => {
@@ -176,7 +176,7 @@ function checkDefinitionsUsed(input: CreateTableInput, definitions: string[]): v
     throw new ValidationException(TableMessages.definitionsNotUsed(definitions, used));
 }
 
-/** Tags given at creation: at most 50, same rules as TagResource (spec §3.1.8). */
+/** Tags given at creation: at most 50, same rules as TagResource (docs/dynamodb.md §3.1.8). */
 export function checkCreationTags(tags: TagInput[] | undefined): void {
   if (tags === undefined) return;
   checkTags(tags);

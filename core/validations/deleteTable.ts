@@ -2,7 +2,7 @@ import { tableName } from './common.js';
 import type { Shape } from './shape.js';
 
 /**
- * DeleteTable: TableName only (control-plane name checks, spec §2.5.2).
+ * DeleteTable: TableName only (control-plane name checks, docs/dynamodb.md §2.5.2).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html
  */
 export interface DeleteTableInput {

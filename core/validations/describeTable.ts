@@ -2,7 +2,7 @@ import { tableName } from './common.js';
 import type { Shape } from './shape.js';
 
 /**
- * DescribeTable: TableName only (control-plane name checks, spec §2.5.2).
+ * DescribeTable: TableName only (control-plane name checks, docs/dynamodb.md §2.5.2).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
  */
 export interface DescribeTableInput {

@@ -20,14 +20,14 @@ import { JAVA_PACKAGE, type Shape } from './shape.js';
 /**
  * Pass 1 of request checking: JSON types. Returns a clean copy of the input (unknown members
  * dropped, nulls removed, AttributeValues normalised) and, per top-level member, the first
- * AttributeValue problem found, which the operation reports at its own step (spec §8.2).
+ * AttributeValue problem found, which the operation reports at its own step (docs/dynamodb.md §8.2).
  * Type errors throw SerializationException at once.
  */
 export interface Deserialized {
   input: Record<string, unknown>;
   /** First AttributeValue problem per top-level member (e.g. `Item`, `ExpressionAttributeValues`). */
   attributeProblems: Map<string, AttributeProblem>;
-  /** The request as received (a few checks look at values before normalisation, spec §9.10). */
+  /** The request as received (a few checks look at values before normalisation, docs/dynamodb.md §9.10). */
   raw: Record<string, unknown>;
 }
 

@@ -42,7 +42,7 @@ export interface PreparedRead {
   projection: ProjectionPlan | undefined;
 }
 
-/** The projection of a read, from ProjectionExpression or legacy AttributesToGet (spec §8.2). */
+/** The projection of a read, from ProjectionExpression or legacy AttributesToGet (docs/dynamodb.md §8.2). */
 export function prepareProjection(input: {
   AttributesToGet?: string[];
   ProjectionExpression?: string;

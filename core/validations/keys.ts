@@ -13,7 +13,7 @@ import { utf8Length } from '../model/utf8.js';
 import type { KeyDefinition, KeyShape, SecondaryIndex, Table } from '../store/table.js';
 
 /**
- * Keys checked against a table's schema (spec §2.3, §4.1). The checks run after the table lookup,
+ * Keys checked against a table's schema (docs/dynamodb.md §2.3, §4.1). The checks run after the table lookup,
  * so their messages carry no `1 validation error detected: ` prefix.
  */
 export const MAX_HASH_KEY_BYTES = 2048;
@@ -33,7 +33,7 @@ export const KeyMessages = {
     `One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty ${
       type === 'B' ? 'binary' : 'string'
     } value. Key: ${name}`,
-  // "of2048" is verbatim (spec §2.3.2).
+  // "of2048" is verbatim (docs/dynamodb.md §2.3.2).
   hashTooLarge:
     'One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes',
   rangeTooLarge:
@@ -63,7 +63,7 @@ function scalarOf(value: AttributeValue, type: ScalarKeyType): string | undefine
 function keyByteLength(type: ScalarKeyType, value: string): number {
   if (type === 'S') return utf8Length(value);
   if (type === 'B') return base64ByteLength(value);
-  return 0; // Number keys are not size-checked (spec §2.3.2).
+  return 0; // Number keys are not size-checked (docs/dynamodb.md §2.3.2).
 }
 
 function typeName(value: AttributeValue): string {
@@ -151,7 +151,7 @@ function keyPart(
 }
 
 /**
- * Checks the index key attributes an item carries (GSIs before LSIs, spec §4.1.3): a present
+ * Checks the index key attributes an item carries (GSIs before LSIs, docs/dynamodb.md §4.1.3): a present
  * index key must have the declared type, must not be empty and must fit the key size limits.
  * An absent index key is fine: the item is simply not in that index.
  */

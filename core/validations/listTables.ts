@@ -2,7 +2,7 @@ import { TABLE_NAME_PATTERN } from './common.js';
 import type { Shape } from './shape.js';
 
 /**
- * ListTables: paging parameters, checked in the constraint list (spec §3.4.2).
+ * ListTables: paging parameters, checked in the constraint list (docs/dynamodb.md §3.4.2).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTables.html
  */
 export interface ListTablesInput {

@@ -3,7 +3,7 @@ import type { Shape } from './shape.js';
 import { parseTableArn, type TableArnParts } from './tags.js';
 
 /**
- * ListTagsOfResource: the ARN must name a table (spec §3.4.3, §9.6). A table holds at most 50
+ * ListTagsOfResource: the ARN must name a table (docs/dynamodb.md §3.4.3, §9.6). A table holds at most 50
  * tags, so one page always holds them all and NextToken is accepted but not needed.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTagsOfResource.html
  */

@@ -37,7 +37,7 @@ export interface PreparedPut {
   json: string;
 }
 
-/** Stateless checks of PutItem in the service's order (spec §8.2). */
+/** Stateless checks of PutItem in the service's order (docs/dynamodb.md §8.2). */
 export function validatePutItem(input: PutItemInput, deserialized: Deserialized): PreparedPut {
   checkExpressionParameters('PutItem', input as unknown as Record<string, unknown>);
   throwAttributeProblem(deserialized, 'Item');

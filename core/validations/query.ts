@@ -47,7 +47,7 @@ export const queryShape: Record<string, Shape> = {
   ...expressionAttributeMembers,
 };
 
-/** Stateless checks of Query in the service's order (spec §8.3). */
+/** Stateless checks of Query in the service's order (docs/dynamodb.md §8.3). */
 export function validateQuery(input: QueryInput, deserialized: Deserialized): PreparedReadRequest {
   checkExpressionParameters('Query', input as unknown as Record<string, unknown>);
   throwAttributeProblem(deserialized, 'QueryFilter');
@@ -60,7 +60,7 @@ export function validateQuery(input: QueryInput, deserialized: Deserialized): Pr
   }
   throwAttributeProblem(deserialized, 'KeyConditions');
   // Legacy KeyConditions: stateless checks now; turned into parts after the table lookup, where
-  // their non-indexable operators are refused (spec §6.1.3, §8.3).
+  // their non-indexable operators are refused (docs/dynamodb.md §6.1.3, §8.3).
   if (input.KeyConditions) checkKeyConditions(input.KeyConditions);
   return prepareReadExpressions(
     input,

@@ -35,7 +35,7 @@ export interface ReadRequestInput {
 export type SelectValue = NonNullable<ReadRequestInput['Select']>;
 
 /**
- * Select rules (spec §6.3.1). Query prefixes these messages with `1 validation error detected: `,
+ * Select rules (docs/dynamodb.md §6.3.1). Query prefixes these messages with `1 validation error detected: `,
  * Scan does not.
  */
 export function checkSelect(input: ReadRequestInput, prefix: string): void {
@@ -73,7 +73,7 @@ export function checkSelect(input: ReadRequestInput, prefix: string): void {
 
 /**
  * ExclusiveStartKey AttributeValue problems carry `The provided starting key is invalid: `,
- * except number, number-set and duplicate errors (spec §6.2.5).
+ * except number, number-set and duplicate errors (docs/dynamodb.md §6.2.5).
  */
 export function checkStartKeyValues(deserialized: Deserialized): void {
   const problem = deserialized.attributeProblems.get('ExclusiveStartKey');
@@ -92,7 +92,7 @@ export function checkStartKeyValues(deserialized: Deserialized): void {
 
 export interface PreparedReadRequest {
   filter: ConditionExpression | undefined;
-  /** Where the filter came from, for the key-attribute message (spec §6.1.4). */
+  /** Where the filter came from, for the key-attribute message (docs/dynamodb.md §6.1.4). */
   filterKind: 'Filter Expression' | 'QueryFilter' | 'ScanFilter' | undefined;
   projection: ProjectionPlan | undefined;
   keyConditions: KeyConditionPart[] | undefined;
@@ -100,7 +100,7 @@ export interface PreparedReadRequest {
 }
 
 /**
- * Parses a Query/Scan's expressions in the service's order (spec §8.2, §8.3): names, values,
+ * Parses a Query/Scan's expressions in the service's order (docs/dynamodb.md §8.2, §8.3): names, values,
  * KeyCondition, Filter, Projection, then unused names and values.
  */
 export function prepareReadExpressions(

@@ -37,7 +37,7 @@ export const scanShape: Record<string, Shape> = {
   ConditionalOperator: conditionalOperator,
   ExclusiveStartKey: attributeMap(),
   ReturnConsumedCapacity: returnConsumedCapacity,
-  // Segments: TotalSegments 1..1,000,000 and Segment 0..999,999 (spec §6.4.1).
+  // Segments: TotalSegments 1..1,000,000 and Segment 0..999,999 (docs/dynamodb.md §6.4.1).
   TotalSegments: { kind: 'integer', min: 1, max: 1_000_000 },
   Segment: { kind: 'integer', min: 0, max: 999_999 },
   ProjectionExpression: expressionString,
@@ -46,7 +46,7 @@ export const scanShape: Record<string, Shape> = {
   ConsistentRead: { kind: 'boolean' },
 };
 
-/** Stateless checks of Scan in the service's order (spec §8.3). */
+/** Stateless checks of Scan in the service's order (docs/dynamodb.md §8.3). */
 export function validateScan(input: ScanInput, deserialized: Deserialized): PreparedReadRequest {
   checkExpressionParameters('Scan', input as unknown as Record<string, unknown>);
   checkSelect(input, '');

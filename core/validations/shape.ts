@@ -2,7 +2,7 @@ import { ValidationException } from '../errors/index.js';
 
 /**
  * Request shapes: each operation declares its input members once, and one checker answers as the
- * service does, in its order (spec §8.1):
+ * service does, in its order (docs/dynamodb.md §8.1):
  *
  * 1. member types (`SerializationException`, texts recorded against AWS in dynalite's tests);
  * 2. the constraint list (`n validation error(s) detected: Value … at '<path>' failed to satisfy
@@ -10,7 +10,7 @@ import { ValidationException } from '../errors/index.js';
  *    list indexes);
  * 3. the operation's own semantic checks (its `validations/<operation>.ts`).
  *
- * Unknown members are dropped and `null` members count as absent (spec §1.1.5).
+ * Unknown members are dropped and `null` members count as absent (docs/dynamodb.md §1.1.5).
  */
 export type Shape =
   | StringShape
@@ -290,7 +290,7 @@ function checkValue(value: unknown, shape: Shape, path: string, errors: string[]
     case 'map': {
       const map = value as Record<string, unknown>;
       // Map key and map value entries print the member's whole constraint set, not only the
-      // broken part (spec §7.1.1, §7.2.1).
+      // broken part (docs/dynamodb.md §7.1.1, §7.2.1).
       if (shape.key) {
         for (const key of Object.keys(map)) {
           if (stringConstraintFailures(key, shape.key).length > 0) {

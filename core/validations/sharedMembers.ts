@@ -14,8 +14,9 @@ import type { ListShape, Shape } from './shape.js';
 
 /**
  * Groups of request members that several operations declare alike; each operation's shape spreads
- * the groups it takes. A shape's member order is the order its constraint list reports in (spec
- * §8.1), so a group holds only members that every operation using it lists together, in this order.
+ * the groups it takes. A shape's member order is the order its constraint list reports in
+ * (docs/dynamodb.md §8.1), so a group holds only members that every operation using it lists together, in
+ * this order.
  */
 
 /** What a Query or Scan reads: the table, or one of its indexes. */
@@ -44,7 +45,7 @@ export const writeReturnMembers = {
   ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
 } satisfies Record<string, Shape>;
 
-/** 100 actions per transaction (25 before September 2022), spec §7.3.1. */
+/** 100 actions per transaction (25 before September 2022), docs/dynamodb.md §7.3.1. */
 export const MAX_TRANSACTION_ACTIONS = 100;
 
 /** TransactItems of TransactGetItems and TransactWriteItems: 1..100 entries of one structure. */

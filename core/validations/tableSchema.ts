@@ -1,8 +1,8 @@
 import { ValidationException } from '../errors/index.js';
 
 /**
- * Key-schema, index and throughput rules shared by CreateTable and UpdateTable (spec §3.1–§3.3),
- * with the service's messages. Each check throws the first failure, in the order of spec §8.4.
+ * Key-schema, index and throughput rules shared by CreateTable and UpdateTable (docs/dynamodb.md §3.1–§3.3),
+ * with the service's messages. Each check throws the first failure, in the order of docs/dynamodb.md §8.4.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
  */
 
@@ -61,13 +61,13 @@ export function invalid(text: string): ValidationException {
   return new ValidationException(INVALID + text);
 }
 
-/** Provisioned units above 10¹² are out of bounds, read checked first (spec §3.1.2). */
+/** Provisioned units above 10¹² are out of bounds, read checked first (docs/dynamodb.md §3.1.2). */
 export const MAX_CAPACITY_UNITS = 1_000_000_000_000;
-/** Per-table index limits (spec §3.1.4, §3.1.5, §3.1.7). */
+/** Per-table index limits (docs/dynamodb.md §3.1.4, §3.1.5, §3.1.7). */
 export const MAX_LOCAL_INDEXES = 5;
 export const MAX_GLOBAL_INDEXES = 20;
 export const MAX_PROJECTED_ATTRIBUTES = 100;
-/** Multi-attribute GSI keys: up to 4 HASH and 4 RANGE attributes (spec §3.1.6). */
+/** Multi-attribute GSI keys: up to 4 HASH and 4 RANGE attributes (docs/dynamodb.md §3.1.6). */
 export const MAX_GSI_KEY_ATTRIBUTES_PER_TYPE = 4;
 
 export const TableMessages = {
@@ -104,7 +104,7 @@ export const TableMessages = {
   duplicateIndexName: (index: string) => `${INVALID}Duplicate index name: ${index}`,
   tooManyLocalIndexes: `${INVALID}Number of LocalSecondaryIndexes exceeds per-table limit of ${MAX_LOCAL_INDEXES}`,
   tooManyGlobalIndexes: `${INVALID}GlobalSecondaryIndex count exceeds the per-table limit of ${MAX_GLOBAL_INDEXES}`,
-  // Multi-attribute GSI keys (spec §3.1.6): texts from 2026 recordings of the service.
+  // Multi-attribute GSI keys (docs/dynamodb.md §3.1.6): texts from 2026 recordings of the service.
   repeatedKeyAttribute: 'The KeySchema contains multiple key attributes with the same name',
   hashAfterRange: `${INVALID}All HASH key attributes must precede RANGE key attributes in the KeySchema`,
   tooManyKeyAttributes: (keyType: string) =>
@@ -126,7 +126,7 @@ export const TableMessages = {
     `${INVALID}Requested ${member} for OnDemandThroughput for ${index === undefined ? 'table' : `index : ${index}`} is outside of valid range`,
 } as const;
 
-/** Throughput bounds: read first, then write (spec §3.1.2). */
+/** Throughput bounds: read first, then write (docs/dynamodb.md §3.1.2). */
 export function checkThroughputBounds(throughput: ThroughputInput | undefined): void {
   if (throughput === undefined) return;
   if (throughput.ReadCapacityUnits > MAX_CAPACITY_UNITS)
@@ -165,7 +165,7 @@ function names(elements: { AttributeName: string }[]): string[] {
   return elements.map((element) => element.AttributeName);
 }
 
-/** An attribute defined twice is rejected naming it (spec §3.1.3). */
+/** An attribute defined twice is rejected naming it (docs/dynamodb.md §3.1.3). */
 export function checkDuplicateDefinitions(definitions: AttributeDefinitionInput[]): void {
   const seen = new Set<string>();
   for (const definition of definitions) {
@@ -182,7 +182,7 @@ export function checkKeysDefined(keySchema: KeySchemaElementInput[], definitions
     throw new ValidationException(TableMessages.keysNotDefined(names(keySchema), definitions));
 }
 
-/** The same-name / HASH / RANGE checks of a one-or-two-element schema (spec §3.1.3 c–e). */
+/** The same-name / HASH / RANGE checks of a one-or-two-element schema (docs/dynamodb.md §3.1.3 c–e). */
 function checkClassicKeyOrder(keySchema: KeySchemaElementInput[]): void {
   const [first, second] = keySchema;
   if (second !== undefined && first!.AttributeName === second.AttributeName)
@@ -192,7 +192,7 @@ function checkClassicKeyOrder(keySchema: KeySchemaElementInput[]): void {
     throw new ValidationException(TableMessages.secondNotRange);
 }
 
-/** The table's KeySchema against the request's definitions (spec §3.1.3 a–f). */
+/** The table's KeySchema against the request's definitions (docs/dynamodb.md §3.1.3 a–f). */
 export function checkTableKeySchema(
   keySchema: KeySchemaElementInput[],
   definitions: string[],
@@ -206,7 +206,7 @@ export function checkTableKeySchema(
     throw new ValidationException(TableMessages.keyCountMismatch);
 }
 
-/** An LSI's KeySchema: same leading hash as the table, and a range key (spec §3.1.4). */
+/** An LSI's KeySchema: same leading hash as the table, and a range key (docs/dynamodb.md §3.1.4). */
 export function checkLocalIndexKeySchema(
   index: LocalIndexInput,
   definitions: string[],
@@ -224,7 +224,7 @@ export function checkLocalIndexKeySchema(
 /**
  * A GSI's KeySchema. One or two elements keep the classic messages; longer schemas are the
  * multi-attribute keys of Nov 2025: up to 4 HASH then up to 4 RANGE attributes, no repeats
- * (spec §3.1.6).
+ * (docs/dynamodb.md §3.1.6).
  */
 export function checkGlobalIndexKeySchema(index: LocalIndexInput, definitions: string[]): void {
   checkKeysDefined(index.KeySchema, definitions);
@@ -252,7 +252,7 @@ export function checkGlobalIndexKeySchema(index: LocalIndexInput, definitions: s
     throw new ValidationException(TableMessages.tooManyKeyAttributes('RANGE'));
 }
 
-/** ProjectionType and NonKeyAttributes (spec §3.1.4, §3.1.7). */
+/** ProjectionType and NonKeyAttributes (docs/dynamodb.md §3.1.4, §3.1.7). */
 export function checkProjection(projection: ProjectionInput): void {
   const type = projection.ProjectionType;
   if (type === undefined) throw new ValidationException(TableMessages.unknownProjectionType);
@@ -270,12 +270,12 @@ export function checkProjection(projection: ProjectionInput): void {
   }
 }
 
-/** Number of NonKeyAttributes an index projects (each index counts its own, spec §3.1.7). */
+/** Number of NonKeyAttributes an index projects (each index counts its own, docs/dynamodb.md §3.1.7). */
 export function projectedAttributeCount(projection: { NonKeyAttributes?: string[] | undefined }): number {
   return projection.NonKeyAttributes?.length ?? 0;
 }
 
-/** StreamSpecification on CreateTable (streams spec §1.6). */
+/** StreamSpecification on CreateTable (docs/streams-and-lambda.md §1.6). */
 export function checkCreateStreamSpecification(spec: StreamSpecificationInput | undefined): void {
   if (spec === undefined) return;
   if (spec.StreamEnabled && spec.StreamViewType === undefined)

@@ -5,7 +5,7 @@ import type { TagInput } from './tableSchema.js';
 import { checkTags, parseTableArn, type TableArnParts, TagMessages } from './tags.js';
 
 /**
- * TagResource: the ARN must name a table (spec §3.4.3, §9.6), at least one tag, valid tags.
+ * TagResource: the ARN must name a table (docs/dynamodb.md §3.4.3, §9.6), at least one tag, valid tags.
  * Order (dynalite's recordings): missing ARN → missing Tags → ARN form → empty Tags → tag rules.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TagResource.html
  */

@@ -4,11 +4,11 @@ import type { TagInput } from './tableSchema.js';
 
 /**
  * Tag and resource-ARN rules shared by CreateTable, TagResource, UntagResource and
- * ListTagsOfResource (spec §3.4.3, §9.6).
+ * ListTagsOfResource (docs/dynamodb.md §3.4.3, §9.6).
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
  */
 
-/** At most 50 tags per table (spec §3.4.3). */
+/** At most 50 tags per table (docs/dynamodb.md §3.4.3). */
 export const MAX_TAGS = 50;
 
 export const TagMessages = {
@@ -17,7 +17,7 @@ export const TagMessages = {
   invalidArn: (arn: string) => `Invalid TableArn: Invalid ResourceArn provided as input ${arn}`,
   indexArn: (arn: string) =>
     `One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: ${arn}`,
-  // "ResourcArn" is verbatim (spec §3.4.3).
+  // "ResourcArn" is verbatim (docs/dynamodb.md §3.4.3).
   notFound: (arn: string) => `Requested resource not found: ResourcArn: ${arn} not found`,
   noTags: 'Atleast one Tag needs to be provided as Input.',
   noTagKeys: 'Atleast one Tag Key needs to be provided as Input.',
@@ -57,7 +57,7 @@ const TABLE_NAME = new RegExp(`^${TABLE_NAME_PATTERN}$`);
 
 /**
  * Parses a tagging ResourceArn. Non-ARNs, malformed ARNs and index or stream ARNs are
- * ValidationExceptions (spec §9.6: the service moved these from AccessDeniedException).
+ * ValidationExceptions (docs/dynamodb.md §9.6: the service moved these from AccessDeniedException).
  */
 export function parseTableArn(arn: string | undefined): TableArnParts {
   if (arn === undefined) throw new ValidationException(TagMessages.missingArn);

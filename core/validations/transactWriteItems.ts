@@ -44,7 +44,7 @@ export interface TransactWriteItemsInput {
   ClientRequestToken?: string;
 }
 
-/** The request payload limit (spec §7.3.3): item sizes touched do not count. */
+/** The request payload limit (docs/dynamodb.md §7.3.3): item sizes touched do not count. */
 export const MAX_TRANSACTION_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
 const expressionMembers = {
@@ -89,7 +89,7 @@ export interface PreparedAction {
 
 export interface PreparedTransactWrite {
   actions: PreparedAction[];
-  /** Canonical text of the request without its token, for idempotency (spec §7.3.4). */
+  /** Canonical text of the request without its token, for idempotency (docs/dynamodb.md §7.3.4). */
   fingerprint: string;
 }
 
@@ -106,7 +106,7 @@ export function canonicalJson(value: unknown): string {
 const NO_PROBLEMS: Deserialized = { input: {}, attributeProblems: new Map(), raw: {} };
 
 /**
- * Whole-request checks of a transaction (spec §7.3.6): they answer ValidationException without
+ * Whole-request checks of a transaction (docs/dynamodb.md §7.3.6): they answer ValidationException without
  * the `1 validation error detected: ` prefix; per-action problems found against stored data
  * cancel the transaction instead.
  */

@@ -4,7 +4,7 @@ import type { Shape } from './shape.js';
 import { parseTableArn, type TableArnParts, TagMessages } from './tags.js';
 
 /**
- * UntagResource: the ARN must name a table, at least one key; absent keys are fine (spec §3.4.3).
+ * UntagResource: the ARN must name a table, at least one key; absent keys are fine (docs/dynamodb.md §3.4.3).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UntagResource.html
  */
 export interface UntagResourceInput {

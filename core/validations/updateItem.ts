@@ -38,7 +38,7 @@ export interface PreparedUpdate {
   condition: ConditionExpression | undefined;
 }
 
-/** Stateless checks of UpdateItem in the service's order (spec §8.2, §5.3.7). */
+/** Stateless checks of UpdateItem in the service's order (docs/dynamodb.md §8.2, §5.3.7). */
 export function validateUpdateItem(input: UpdateItemInput, deserialized: Deserialized): PreparedUpdate {
   checkExpressionParameters('UpdateItem', input as unknown as Record<string, unknown>);
   throwAttributeProblem(deserialized, 'Key');

@@ -31,7 +31,7 @@ import {
 } from './tableSchema.js';
 
 /**
- * UpdateTable: request shape and stateless checks, in the order of spec §8.4: TableName →
+ * UpdateTable: request shape and stateless checks, in the order of docs/dynamodb.md §8.4: TableName →
  * constraint list → nothing to update → billing → combinations → entry shape → repeated index.
  * The table-aware checks (table, index limits and lookups) are the action's.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html
@@ -114,7 +114,7 @@ export const updateTableShape: Record<string, Shape> = {
 };
 
 export const UpdateTableMessages = {
-  // Spec §3.3.1 / §9.5: dynalite's recorded text; newer AWS lists more members (unstable).
+  // docs/dynamodb.md §3.3.1 / §9.5: dynalite's recorded text; newer AWS lists more members (unstable).
   nothingToUpdate:
     'At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required',
   throughputRequired: `${INVALID}ProvisionedThroughput must be specified when BillingMode is PROVISIONED`,
@@ -140,14 +140,14 @@ export function entryIndexName(entry: GlobalSecondaryIndexUpdateInput): string {
   return (entry.Create ?? entry.Update ?? entry.Delete)!.IndexName;
 }
 
-/** Whether the request creates or deletes an index (an "online index" action, spec §3.3.3). */
+/** Whether the request creates or deletes an index (an "online index" action, docs/dynamodb.md §3.3.3). */
 export function createsOrDeletesIndex(input: UpdateTableInput): boolean {
   return (input.GlobalSecondaryIndexUpdates ?? []).some((entry) => entry.Create || entry.Delete);
 }
 
 export function validateUpdateTable(input: UpdateTableInput): void {
   const indexUpdates = input.GlobalSecondaryIndexUpdates ?? [];
-  // The members that change something (AttributeDefinitions alone does not, spec §3.3.1).
+  // The members that change something (AttributeDefinitions alone does not, docs/dynamodb.md §3.3.1).
   const changes = {
     ProvisionedThroughput: input.ProvisionedThroughput !== undefined,
     BillingMode: input.BillingMode !== undefined,
@@ -162,7 +162,7 @@ export function validateUpdateTable(input: UpdateTableInput): void {
   const changed = Object.values(changes).filter(Boolean).length;
   if (changed === 0) throw new ValidationException(UpdateTableMessages.nothingToUpdate);
 
-  // Billing (spec §3.3.5, §3.1.2).
+  // Billing (docs/dynamodb.md §3.3.5, §3.1.2).
   checkThroughputBounds(input.ProvisionedThroughput);
   if (input.BillingMode === 'PROVISIONED' && input.ProvisionedThroughput === undefined)
     throw new ValidationException(UpdateTableMessages.throughputRequired);
@@ -190,7 +190,7 @@ export function validateUpdateTable(input: UpdateTableInput): void {
   if (changes.StreamSpecification && onlineIndexAction)
     throw new ValidationException(UpdateTableMessages.indexWithStream);
 
-  // Streams (streams spec §1.6).
+  // Streams (docs/streams-and-lambda.md §1.6).
   const stream = input.StreamSpecification;
   if (stream?.StreamEnabled === true && stream.StreamViewType === undefined)
     throw new ValidationException(UpdateTableMessages.streamTypeRequired);
@@ -199,7 +199,7 @@ export function validateUpdateTable(input: UpdateTableInput): void {
   checkSseSpecification(input.SSESpecification);
   checkTableClass(input.TableClass);
 
-  // Entry shape, then one update per index (spec §3.3.2).
+  // Entry shape, then one update per index (docs/dynamodb.md §3.3.2).
   const names = new Set<string>();
   for (const entry of indexUpdates) {
     const actions = [entry.Create, entry.Update, entry.Delete].filter(

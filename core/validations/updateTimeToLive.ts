@@ -3,7 +3,7 @@ import type { Shape, StructureShape } from './shape.js';
 
 /**
  * UpdateTimeToLive: TableName and a TimeToLiveSpecification whose AttributeName (1..255
- * characters) and Enabled are both required (streams spec §5.1, §5.3). Wrong member types are
+ * characters) and Enabled are both required (docs/streams-and-lambda.md §5.1, §5.3). Wrong member types are
  * SerializationExceptions, missing or over-long members entries of the constraint list.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html
  */
@@ -32,7 +32,7 @@ export const updateTimeToLiveShape: Record<string, Shape> = {
   TimeToLiveSpecification: timeToLiveSpecification,
 };
 
-/** The service's texts for TTL changes it refuses (streams spec §5.3, recorded against AWS). */
+/** The service's texts for TTL changes it refuses (docs/streams-and-lambda.md §5.3, recorded against AWS). */
 export const TimeToLiveMessages = {
   alreadyEnabled: 'TimeToLive is already enabled',
   alreadyDisabled: 'TimeToLive is already disabled',

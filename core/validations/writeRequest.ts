@@ -25,7 +25,10 @@ export interface WriteReturnInput {
   ReturnValuesOnConditionCheckFailure?: 'ALL_OLD' | 'NONE';
 }
 
-/** PutItem and DeleteItem return only the old item; DeleteItem's text mirrors PutItem's (spec §4.2.4, [DERIVED]). */
+/**
+ * PutItem and DeleteItem return only the old item; DeleteItem's text mirrors PutItem's
+ * (docs/dynamodb.md §4.2.4, [DERIVED]).
+ */
 export function checkReturnValuesAllOldOrNone(returnValues: string | undefined): void {
   if (returnValues !== undefined && returnValues !== 'NONE' && returnValues !== 'ALL_OLD') {
     throw new ValidationException('ReturnValues can only be ALL_OLD or NONE');
@@ -34,7 +37,7 @@ export function checkReturnValuesAllOldOrNone(returnValues: string | undefined):
 
 /**
  * The condition of a single-item write, from ConditionExpression or legacy Expected, after the
- * names/values checks, in the service's order (spec §8.2).
+ * names/values checks, in the service's order (docs/dynamodb.md §8.2).
  */
 export function prepareWriteCondition(
   input: ConditionalWriteInput,

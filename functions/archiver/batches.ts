@@ -6,7 +6,7 @@ import type { ArchiveBatch, Image } from '../shared/ports.js';
  * item each one archives (its OldImage), and the batch fields the object name derives from.
  */
 
-/** The principal DynamoDB's TTL process deletes as (streams spec §1.2.8). */
+/** The principal DynamoDB's TTL process deletes as (docs/streams-and-lambda.md §1.2.8). */
 export const TTL_PRINCIPAL_ID = 'dynamodb.amazonaws.com';
 
 /** An archiver failure of its own (not the sink's): a record it cannot archive. */
@@ -16,8 +16,8 @@ export class ArchiverError extends Error {
 
 /**
  * Whether a record is a delete made by Time to Live: `REMOVE` with
- * `userIdentity {type: "Service", principalId: "dynamodb.amazonaws.com"}` (spec §1.2.8). User
- * deletes carry no identity (§1.2.9).
+ * `userIdentity {type: "Service", principalId: "dynamodb.amazonaws.com"}`
+ * (docs/streams-and-lambda.md §1.2.8). User deletes carry no identity (docs/streams-and-lambda.md §1.2.9).
  */
 export function isTtlRemove(record: DynamoDBRecord): boolean {
   const identity = record.userIdentity as { type?: unknown; principalId?: unknown } | undefined;
@@ -28,7 +28,7 @@ export function isTtlRemove(record: DynamoDBRecord): boolean {
 
 /**
  * `arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>` → its table ARN, table name
- * and stream label (spec §1.1.7).
+ * and stream label (docs/streams-and-lambda.md §1.1.7).
  */
 export function parseStreamArn(arn: string): { tableArn: string; tableName: string; label: string } {
   const match = /^(arn:[^:]+:dynamodb:[^:]*:[^:]*:table\/([^/]+))(?:\/stream\/(.+))?$/.exec(arn);
@@ -43,9 +43,9 @@ export function safeName(text: string): string {
 
 /**
  * The shard part of an object name. Lambda's DynamoDB records do not name their shard; an event
- * that does (tumbling-window events carry `shardId`, spec §2.6.1) gives it, otherwise the stream
- * label stands in: sequence numbers are unique within a stream, and a re-enabled stream has a new
- * label (§1.1.8), so names never collide across streams.
+ * that does (tumbling-window events carry `shardId`, docs/streams-and-lambda.md §2.6.1) gives it, otherwise
+ * the stream label stands in: sequence numbers are unique within a stream, and a re-enabled stream has a new
+ * label (docs/streams-and-lambda.md §1.1.8), so names never collide across streams.
  */
 export function shardOf(event: DynamoDBStreamEvent, label: string): string {
   const shardId = (event as { shardId?: unknown }).shardId;

@@ -14,10 +14,11 @@ export {
 } from './settings.js';
 
 /**
- * The archiver: the "Time to live for archival" building block (seed
- * `modeling-building-blocks.txt`). TTL deletes flow through the table's stream; a mapping with
- * the TTL filter (`TTL_DELETE_FILTER_CRITERIA`) hands them to this function, which writes each
- * batch's expired items (their OldImages) to long-term storage through the `Sink` port.
+ * The archiver: the "Time to live for archival" building block of the developer guide
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/data-modeling-blocks.html).
+ * TTL deletes flow through the table's stream; a mapping with the TTL filter
+ * (`TTL_DELETE_FILTER_CRITERIA`) hands them to this function, which writes each batch's expired
+ * items (their OldImages) to long-term storage through the `Sink` port.
  *
  * Exactly-once archive contents from at-least-once delivery: a batch becomes one object whose
  * name derives from the batch (table, day, shard, first and last sequence number), so a retried
@@ -39,7 +40,10 @@ export function recordHandler(record: DynamoDBRecord): Image | undefined {
   return archivedItemOf(record);
 }
 
-/** Every record of the batch as failed: the mapping retries the whole batch (spec §2.4.2). */
+/**
+ * Every record of the batch as failed: the mapping retries the whole batch
+ * (docs/streams-and-lambda.md §2.4.2).
+ */
 function failAll(event: DynamoDBStreamEvent): DynamoDBBatchResponse {
   return {
     batchItemFailures: event.Records.map((record) => ({
@@ -51,7 +55,7 @@ function failAll(event: DynamoDBStreamEvent): DynamoDBBatchResponse {
 /**
  * Archives the batch's TTL deletes, one object per source table. When any record cannot be
  * archived or the sink fails, every record of the batch is reported failed
- * (ReportBatchItemFailures, spec §2.4): the retry writes the same object again.
+ * (ReportBatchItemFailures, docs/streams-and-lambda.md §2.4): the retry writes the same object again.
  */
 export async function lambdaHandler(
   event: DynamoDBStreamEvent,

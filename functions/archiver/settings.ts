@@ -8,7 +8,7 @@ import type { ArchiveBatch, ArchivedObject } from '../shared/ports.js';
  */
 
 /**
- * AWS's filter for deletes made by Time to Live (streams spec §3.14, from
+ * AWS's filter for deletes made by Time to Live (docs/streams-and-lambda.md §3.14, from
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/time-to-live-ttl-streams.html):
  * only records whose `userIdentity` is the DynamoDB service principal.
  */
@@ -16,23 +16,26 @@ export const TTL_DELETE_PATTERN = {
   userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] },
 } as const;
 
-/** `FilterCriteria` of the archiver's event source mapping (spec §3.1: patterns are JSON text). */
+/**
+ * `FilterCriteria` of the archiver's event source mapping (docs/streams-and-lambda.md §3.1: patterns are JSON
+ * text).
+ */
 export const TTL_DELETE_FILTER_CRITERIA = {
   Filters: [{ Pattern: JSON.stringify(TTL_DELETE_PATTERN) }],
 } as const;
 
 /**
- * Recommended event source mapping settings (spec §2.1) for the archiver:
+ * Recommended event source mapping settings (docs/streams-and-lambda.md §2.1) for the archiver:
  * - up to 1,000 records or 60 s per batch: objects of a useful size (~200 KB of JSON for
  *   200-byte items, ~15 KB gzipped) without holding expired items back for long;
  * - `ReportBatchItemFailures`: the archiver answers a sink failure with every record of the batch
  *   as failed. Without this setting Lambda ignores that answer and counts the batch as done
- *   (spec §2.4.1), which would lose the batch;
+ *   (docs/streams-and-lambda.md §2.4.1), which would lose the batch;
  * - `TRIM_HORIZON`: a new mapping archives what the stream still holds (24 h);
  * - no bisection: a sink failure concerns the whole batch, halving it does not help, and a stable
  *   batch keeps the same object name on retry;
- * - 10 retries, then the on-failure destination (spec §2.5) names the batch's shard and sequence
- *   range so it can be re-read while the stream still holds it.
+ * - 10 retries, then the on-failure destination (docs/streams-and-lambda.md §2.5) names the batch's shard and
+ *   sequence range so it can be re-read while the stream still holds it.
  */
 export const ARCHIVER_MAPPING_SETTINGS = {
   FilterCriteria: TTL_DELETE_FILTER_CRITERIA,

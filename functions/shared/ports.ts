@@ -28,7 +28,7 @@ export interface IndexWriter {
   remove(tableArn: string, indexName: string, image: Image): void;
 }
 
-/** An item whose TTL has passed, as the expired-items port lists it (streams spec §5.5). */
+/** An item whose TTL has passed, as the expired-items port lists it (docs/streams-and-lambda.md §5.5). */
 export interface ExpiredItem {
   /** The table's ARN. */
   readonly tableArn: string;
@@ -53,7 +53,8 @@ export interface ExpiredItems {
   expired(tableArn: string, options: { limit: number; after?: string }): readonly ExpiredItem[];
   /**
    * Deletes the item as the TTL process (principal `dynamodb.amazonaws.com`) if it is still
-   * expired; answers whether it did. A write that moved the TTL meanwhile wins (§5.9).
+   * expired; answers whether it did. A write that moved the TTL meanwhile wins
+   * (docs/streams-and-lambda.md §5.9).
    */
   deleteIfExpired(item: ExpiredItem): boolean;
 }
@@ -69,7 +70,10 @@ export interface ArchiveBatch {
   readonly tableArn: string;
   /** The shard id when the event names it, otherwise `stream-<label>`: safe in object names. */
   readonly shard: string;
-  /** SequenceNumber of the first and last archived record (decimal strings, spec §1.2.6). */
+  /**
+   * SequenceNumber of the first and last archived record (decimal strings,
+   * docs/streams-and-lambda.md §1.2.6).
+   */
   readonly firstSequenceNumber: string;
   readonly lastSequenceNumber: string;
   /** ApproximateCreationDateTime of the first and last archived record, epoch seconds. */

@@ -14,20 +14,20 @@ import {
 export type { ExpirerOptions, ExpirerSettings, ExpiryRun } from './settings.js';
 
 /**
- * The ttl-expirer: DynamoDB's Time to Live process, as a scheduled function (streams spec §5,
+ * The ttl-expirer: DynamoDB's Time to Live process, as a scheduled function (docs/streams-and-lambda.md §5,
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/howitworks-ttl.html).
  *
  * Each run walks the tables with TTL enabled, reads their expired items oldest first through
  * the `ExpiredItems` port, and deletes each one that is due, on the condition that it is still
- * expired, so an update that moved its TTL meanwhile wins (§5.9). Deletions carry the service
- * identity and consume no capacity (the port's concern, §5.10–5.11). A run stops after
- * `batchSize` deletions (or `examineLimit` candidates): a large backlog is worked off over
+ * expired, so an update that moved its TTL meanwhile wins (docs/streams-and-lambda.md §5.9). Deletions carry
+ * the service identity and consume no capacity (the port's concern, docs/streams-and-lambda.md §5.10–5.11). A
+ * run stops after `batchSize` deletions (or `examineLimit` candidates): a large backlog is worked off over
  * several runs and never blocks the host.
  *
  * With `maxDeletionDelay` > 0 an item is due at `expiry + fraction × maxDeletionDelay`, the
- * fraction fixed by a hash of its table and key: the service's lag (§5.8), reproducibly. Items
- * are read oldest TTL first, so when more than `examineLimit` expired items are not yet due, a
- * due item behind them waits for them: never later than its expiry + `maxDeletionDelay` plus
+ * fraction fixed by a hash of its table and key: the service's lag (docs/streams-and-lambda.md §5.8),
+ * reproducibly. Items are read oldest TTL first, so when more than `examineLimit` expired items are not yet
+ * due, a due item behind them waits for them: never later than its expiry + `maxDeletionDelay` plus
  * the runs needed to work off the backlog.
  */
 

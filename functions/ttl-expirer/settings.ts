@@ -8,7 +8,10 @@ export interface ExpiryRun {
   deleted: number;
   /** Expired candidates looked at (deleted, not yet due, or lost to a concurrent write). */
   examined: number;
-  /** Candidates that were no longer expired when deleted: a write moved their TTL (§5.9). */
+  /**
+   * Candidates that were no longer expired when deleted: a write moved their TTL
+   * (docs/streams-and-lambda.md §5.9).
+   */
   rescued: number;
   /** Whether the run stopped at a budget before the end: the next run has work left. */
   more: boolean;
@@ -21,7 +24,7 @@ export interface ExpirerSettings {
   /**
    * Simulated service lag in ms (default 0): each expired item is deleted at a fixed point
    * between its expiry and expiry + this delay, chosen by a hash of its table and key, so
-   * virtual-clock runs are reproducible (streams spec §5.8: "within 48 hours" documented).
+   * virtual-clock runs are reproducible (docs/streams-and-lambda.md §5.8: "within 48 hours" documented).
    */
   readonly maxDeletionDelayMs: number;
   /** Most candidates looked at per run, not-yet-due ones included (default 10 × batchSize). */

@@ -112,7 +112,7 @@ export function manifestKeysOf(prefix: string, exportId: string) {
   };
 }
 
-/** Compares sequence numbers as big integers (spec §1.2.6), never as strings. */
+/** Compares sequence numbers as big integers (docs/streams-and-lambda.md §1.2.6), never as strings. */
 export function compareSequenceNumbers(a: string, b: string): number {
   const x = BigInt(a);
   const y = BigInt(b);

@@ -7,11 +7,14 @@ import type {
   InvocationRecord,
 } from '../../streams/mapping/failureRecord.js';
 
-/** What an S3 on-failure destination stores: the invocation record plus the event (spec §2.5.4). */
+/**
+ * What an S3 on-failure destination stores: the invocation record plus the event
+ * (docs/streams-and-lambda.md §2.5.4).
+ */
 export type S3FailureDocument = InvocationRecord & { readonly payload: string };
 
 /**
- * The S3 object key of a failure (spec §2.5.4):
+ * The S3 object key of a failure (docs/streams-and-lambda.md §2.5.4):
  * `aws/lambda/<ESM-UUID>/<shardID>/YYYY/MM/DD/YYYY-MM-DDTHH.MM.SS-<Random UUID>`, in UTC from the
  * record's timestamp.
  */
@@ -30,8 +33,8 @@ export function failureObjectKey(
 /**
  * A local S3 bucket receiving on-failure records: one JSON object per discarded batch, the
  * invocation record with `payload`, the original invocation event as an escaped JSON string
- * (spec §2.5.4, §6.6: the docs' form). Kept in memory and, with a `directory`, written as files
- * under the object key.
+ * (docs/streams-and-lambda.md §2.5.4, §6.6: the docs' form). Kept in memory and, with a `directory`, written
+ * as files under the object key.
  *
  * @example
  * ```ts

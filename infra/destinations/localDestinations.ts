@@ -4,10 +4,10 @@ import { LocalBucket } from './localBucket.js';
 import { LocalQueue } from './localQueue.js';
 
 /**
- * The on-failure destinations of a local eddy, made on first use from their ARNs (spec §2.1.12):
- * SQS queues and SNS topics as `LocalQueue`s, S3 buckets as `LocalBucket`s. With a `directory`,
- * queues persist as `<directory>/sqs/<name>.jsonl` (`sns/` for topics) and buckets write their
- * objects under `<directory>/s3/<bucket>/`.
+ * The on-failure destinations of a local eddy, made on first use from their ARNs
+ * (docs/streams-and-lambda.md §2.1.12): SQS queues and SNS topics as `LocalQueue`s, S3 buckets as
+ * `LocalBucket`s. With a `directory`, queues persist as `<directory>/sqs/<name>.jsonl` (`sns/` for topics)
+ * and buckets write their objects under `<directory>/s3/<bucket>/`.
  *
  * @example
  * ```ts

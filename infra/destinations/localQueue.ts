@@ -8,7 +8,10 @@ import type {
   InvocationRecord,
 } from '../../streams/mapping/failureRecord.js';
 
-/** One message of a local queue or topic: the body is the invocation record's JSON (spec §2.5.4). */
+/**
+ * One message of a local queue or topic: the body is the invocation record's JSON
+ * (docs/streams-and-lambda.md §2.5.4).
+ */
 export interface QueueMessage {
   readonly messageId: string;
   readonly body: string;
@@ -16,8 +19,8 @@ export interface QueueMessage {
 
 /**
  * A local SQS queue (or SNS topic) receiving on-failure invocation records: for SQS the message
- * body is the record's JSON, for SNS the notification's `Message` (spec §2.5.4). Messages stay in
- * memory for inspection and, with a `file`, are appended to it as JSON lines (one record per
+ * body is the record's JSON, for SNS the notification's `Message` (docs/streams-and-lambda.md §2.5.4).
+ * Messages stay in memory for inspection and, with a `file`, are appended to it as JSON lines (one record per
  * line, the exact AWS shape), which a restarted eddy reads back.
  *
  * @example

@@ -12,17 +12,16 @@ import { MappingManager } from '../../streams/mapping/manager.js';
 import { LocalFunction } from './localFunction.js';
 
 /**
- * The gsi-maintainer as an internal mapping (DESIGN §1, §2 "indexes are eventually consistent on
- * purpose"): for every table with global secondary indexes, a mapping over the table's internal
- * feed (NEW_AND_OLD_IMAGES) runs `functions/gsi-maintainer` with batching, so GSIs follow their
- * table asynchronously, as in DynamoDB. The mapping hands the function the feed's changes as
- * they are (its internal entry point, `feedHandler.ts`: no Lambda record is built per change),
- * and the engine's writer applies them from the stored texts. It also builds the GSIs added to
- * existing tables (`engine.indexes.builder`) from the stored items, with the same entry and
- * projection code (`fillEntries`).
+ * The gsi-maintainer as an internal mapping (docs/architecture.md §2.5: indexes are eventually consistent on
+ * purpose): for every table with global secondary indexes, a mapping over the table's internal feed
+ * (NEW_AND_OLD_IMAGES) runs `functions/gsi-maintainer` with batching, so GSIs follow their table
+ * asynchronously, as in DynamoDB. The mapping hands the function the feed's changes as they are (its internal
+ * entry point, `feedHandler.ts`: no Lambda record is built per change), and the engine's writer applies them
+ * from the stored texts. It also builds the GSIs added to existing tables (`engine.indexes.builder`) from the
+ * stored items, with the same entry and projection code (`fillEntries`).
  *
  * Lives in infra (not streams) because it wires a function, the engine's index writer and the
- * mappings together (DESIGN dependency rules).
+ * mappings together (docs/architecture.md §1.2).
  *
  * @example
  * ```ts

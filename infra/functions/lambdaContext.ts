@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 
 /**
- * The Lambda `Context` of one invocation (spec §4.8: `Handler = (event, context, callback)`):
- * function name and version, the invoked ARN, memory, request id, log group and stream, and the
+ * The Lambda `Context` of one invocation (docs/streams-and-lambda.md §4.8: `Handler = (event, context,
+ * callback)`): function name and version, the invoked ARN, memory, request id, log group and stream, and the
  * time left before the timeout.
  * https://docs.aws.amazon.com/lambda/latest/dg/nodejs-context.html
  */

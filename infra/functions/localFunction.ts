@@ -71,10 +71,10 @@ export interface LocalFunctionEnvironment {
 const KEPT_LOG_LINES = 1000;
 
 /**
- * A Lambda function run locally (spec §2.2.1: invoked synchronously). Each invocation gets a
- * Lambda `Context` and a timeout on the engine clock; a handler that throws, rejects, times out
- * or crashes its worker is a failed invocation (`status: 'error'`, spec §2.3.1). Every invocation
- * is logged (`invocations`).
+ * A Lambda function run locally (docs/streams-and-lambda.md §2.2.1: invoked synchronously). Each invocation
+ * gets a Lambda `Context` and a timeout on the engine clock; a handler that throws, rejects, times out
+ * or crashes its worker is a failed invocation (`status: 'error'`, docs/streams-and-lambda.md §2.3.1). Every
+ * invocation is logged (`invocations`).
  */
 export class LocalFunction implements MappedFunction {
   readonly functionName: string;
@@ -146,7 +146,7 @@ export class LocalFunction implements MappedFunction {
 
   /**
    * Fault injection: the next `count` events are delivered twice in a row, as at-least-once
-   * delivery may do (spec §2.2.4). For testing that a handler is idempotent.
+   * delivery may do (docs/streams-and-lambda.md §2.2.4). For testing that a handler is idempotent.
    */
   duplicateNext(count: number): void {
     this.injectedDuplicates = count;

@@ -55,7 +55,8 @@ export class LocalFunctions implements FunctionResolver {
   /**
    * A mapping's handle on a function, by name or (unqualified or `$LATEST`) ARN. It invokes the
    * current definition, so redefining a function (new code) takes effect for its mappings, as
-   * UpdateFunctionCode does; a removed function fails invocations until it is back (spec §2.3.4).
+   * UpdateFunctionCode does; a removed function fails invocations until it is back
+   * (docs/streams-and-lambda.md §2.3.4).
    */
   resolve(nameOrArn: string): MappedFunction | undefined {
     const name = functionNameOf(nameOrArn);

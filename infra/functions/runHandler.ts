@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 
-/** A Lambda handler: async, or callback style (spec §4.8). */
+/** A Lambda handler: async, or callback style (docs/streams-and-lambda.md §4.8). */
 export type LambdaHandler = (
   event: never,
   context: Context,

@@ -23,7 +23,7 @@ import {
   type WireResponse,
 } from './wire.js';
 
-/** The service's request size limit (spec §1.1.4): 16 MiB, exactly 16 MiB passes. */
+/** The service's request size limit (docs/dynamodb.md §1.1.4): 16 MiB, exactly 16 MiB passes. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** The path of eddy's own health check, outside the AWS protocol. */
 export const HEALTH_PATH = '/_eddy/health';
@@ -67,7 +67,7 @@ interface ResponseContext {
  * The DynamoDB JSON 1.0 protocol, transport-free: a `WireRequest` in, a `WireResponse` out. The
  * HTTP server and the in-process client both call `handle`, so they answer byte for byte alike.
  *
- * Checks run in the service's order (spec §8.1): 413 → 404 → JSON → target → auth → empty body
+ * Checks run in the service's order (docs/dynamodb.md §8.1): 413 → 404 → JSON → target → auth → empty body
  * → the engine's own order.
  */
 export class RequestPipeline {
@@ -115,7 +115,7 @@ export class RequestPipeline {
   }
 
   /**
-   * `X-Amz-Target` → service and operation (spec §1.2.5), cached: a few dozen distinct targets
+   * `X-Amz-Target` → service and operation (docs/dynamodb.md §1.2.5), cached: a few dozen distinct targets
    * arrive over and over. Unknown targets are not cached (they are errors, and cheap enough).
    */
   private resolveTarget(target: string): { service: ProtocolService; operation: string } | undefined {
@@ -142,11 +142,11 @@ export class RequestPipeline {
     if (request.method !== 'POST') return this.handleNonPost(request, newRequestId(), cors);
     const contentType = acceptedContentType(request.header('content-type'));
     const hasBody = request.body.length > 0;
-    // Spec §1.1.2: a foreign content type only matters when there is a body to interpret.
+    // docs/dynamodb.md §1.1.2: a foreign content type only matters when there is a body to interpret.
     if (contentType === undefined && hasBody) return notFound(newRequestId(), cors);
     const context: ResponseContext = {
       requestId: newRequestId(),
-      contentType: contentType === JSON_1_0 ? JSON_1_0 : PLAIN_JSON, // spec §1.1.3
+      contentType: contentType === JSON_1_0 ? JSON_1_0 : PLAIN_JSON, // docs/dynamodb.md §1.1.3
       cors,
     };
     let input: unknown;
@@ -172,7 +172,7 @@ export class RequestPipeline {
     return this.execute(service, operation, input, { accountId: this.accountId, region }, context);
   }
 
-  /** With configured keys: the full signature check first (spec §1.2.6), then the operation. */
+  /** With configured keys: the full signature check first (docs/dynamodb.md §1.2.6), then the operation. */
   private async verifyThenExecute(
     request: WireRequest,
     service: ProtocolService,
@@ -201,7 +201,7 @@ export class RequestPipeline {
     requestContext: RequestContext,
     context: ResponseContext,
   ): WireResponse | Promise<WireResponse> {
-    // Spec §1.2.4: an empty body, or JSON that is not an object, once the caller is known.
+    // docs/dynamodb.md §1.2.4: an empty body, or JSON that is not an object, once the caller is known.
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return errorResponse(new SerializationException(), context);
     }
@@ -321,7 +321,7 @@ export class RequestPipeline {
     if (request.method === 'OPTIONS' && cors) return corsPreflight(request, requestId);
     if (request.method === 'GET') {
       const path = pathOf(request.url);
-      // Spec §1.1.6: the service's own health text, trailing space included.
+      // docs/dynamodb.md §1.1.6: the service's own health text, trailing space included.
       if (path === '/')
         return textResponse(`healthy: dynamodb.${this.region}.amazonaws.com `, requestId, cors);
       if (path === HEALTH_PATH) {
@@ -355,7 +355,7 @@ function pathOf(url: string): string {
   return mark === -1 ? url : url.slice(0, mark);
 }
 
-/** Spec §1.2.2: the error's wire JSON (`__type`, `message` or `Message`), status 400 or 500. */
+/** docs/dynamodb.md §1.2.2: the error's wire JSON (`__type`, `message` or `Message`), status 400 or 500. */
 function errorResponse(error: DynamoDbError, context: ResponseContext): WireResponse {
   const body = Buffer.from(JSON.stringify(error.toWire()));
   return jsonResponse(error.statusCode, body, context.contentType, context.requestId, context.cors);
@@ -363,7 +363,9 @@ function errorResponse(error: DynamoDbError, context: ResponseContext): WireResp
 
 const UNKNOWN_OPERATION_XML_CRC = bodyCrc32(UNKNOWN_OPERATION_XML);
 
-/** Spec §1.1.2: 404 `<UnknownOperationException/>` for non-POST methods and foreign content types. */
+/**
+ * docs/dynamodb.md §1.1.2: 404 `<UnknownOperationException/>` for non-POST methods and foreign content types.
+ */
 function notFound(requestId: string, cors: boolean): WireResponse {
   const headers = [
     'x-amzn-RequestId',
@@ -377,7 +379,7 @@ function notFound(requestId: string, cors: boolean): WireResponse {
   return { statusCode: 404, headers, body: UNKNOWN_OPERATION_XML };
 }
 
-/** Spec §1.1.4: over the limit, 413 before anything is parsed; no request id. */
+/** docs/dynamodb.md §1.1.4: over the limit, 413 before anything is parsed; no request id. */
 export function payloadTooLarge(): WireResponse {
   return { statusCode: 413, headers: ['Content-Length', '0', 'Connection', 'close'], body: Buffer.alloc(0) };
 }
@@ -398,14 +400,17 @@ function textResponse(text: string, requestId: string, cors: boolean): WireRespo
   return { statusCode: 200, headers, body };
 }
 
-/** Spec §1.1.6: `OPTIONS` with `Origin` answers 200, empty, echoing the requested headers and method. */
+/**
+ * docs/dynamodb.md §1.1.6: `OPTIONS` with `Origin` answers 200, empty, echoing the requested headers and
+ * method.
+ */
 function corsPreflight(request: WireRequest, requestId: string): WireResponse {
   const headers = ['x-amzn-RequestId', requestId, 'Access-Control-Allow-Origin', '*'];
   const requestedHeaders = request.header('access-control-request-headers');
   if (requestedHeaders !== undefined) headers.push('Access-Control-Allow-Headers', requestedHeaders);
   const requestedMethod = request.header('access-control-request-method');
   if (requestedMethod !== undefined) headers.push('Access-Control-Allow-Methods', requestedMethod);
-  // CRC-32 of the empty body is 0 (spec §1.2.1: every response carries one).
+  // CRC-32 of the empty body is 0 (docs/dynamodb.md §1.2.1: every response carries one).
   headers.push('Access-Control-Max-Age', '172800', 'x-amz-crc32', '0', 'Content-Length', '0');
   return { statusCode: 200, headers, body: Buffer.alloc(0) };
 }

@@ -160,7 +160,7 @@ export class EddyServer {
   }
 
   private onRequest(request: IncomingMessage, response: ServerResponse): void {
-    // Spec §1.1.4: refuse by the declared length first, so an oversized body is never buffered.
+    // docs/dynamodb.md §1.1.4: refuse by the declared length first, so an oversized body is never buffered.
     if (this.declaredTooLarge(request)) {
       this.rejectTooLarge(request, response);
       return;

@@ -2,7 +2,7 @@ import type { Engine } from '../../core/engine.js';
 import type { RequestContext } from '../../core/operation.js';
 import { toWireJson } from '../../core/wire.js';
 
-/** The `X-Amz-Target` prefix of the DynamoDB API (spec §1.1.1). */
+/** The `X-Amz-Target` prefix of the DynamoDB API (docs/dynamodb.md §1.1.1). */
 export const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810';
 /** The `X-Amz-Target` prefix of the DynamoDB Streams API, served on the same port. */
 export const STREAMS_TARGET_PREFIX = 'DynamoDBStreams_20120810';
@@ -27,7 +27,9 @@ export const STREAMS_TARGET_PREFIX = 'DynamoDBStreams_20120810';
  */
 export interface ProtocolService {
   readonly targetPrefix: string;
-  /** Whether the operation exists; unknown ones answer UnknownOperationException (spec §1.2.5). */
+  /**
+   * Whether the operation exists; unknown ones answer UnknownOperationException (docs/dynamodb.md §1.2.5).
+   */
   supports(operation: string): boolean;
   execute(
     operation: string,

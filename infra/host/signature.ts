@@ -6,7 +6,7 @@ import {
 import type { WireRequest } from './wire.js';
 
 /**
- * Reading the SigV4 authentication of a request (spec §1.2.6), in the order the service checks
+ * Reading the SigV4 authentication of a request (docs/dynamodb.md §1.2.6), in the order the service checks
  * it: presence → header versus query signing → required parameters → algorithm → credential
  * shape. Verifying the signature itself is `SignatureVerifier`'s job (only when credentials are
  * configured); by default any well-formed credentials are accepted and only the region of the
@@ -122,7 +122,7 @@ function readHeaderSignature(
   query: URLSearchParams | undefined,
 ): RequestSignature {
   const trimmed = authorization.trim();
-  // A header that is not SigV4 at all counts as no token (spec §1.2.6).
+  // A header that is not SigV4 at all counts as no token (docs/dynamodb.md §1.2.6).
   if (!trimmed.startsWith('AWS4-')) throw new MissingAuthenticationTokenException();
   const space = trimmed.indexOf(' ');
   const algorithm = space === -1 ? trimmed : trimmed.slice(0, space);

@@ -39,7 +39,7 @@ const QUERY_AUTH_PARAMETERS = new Set([
 ]);
 
 /**
- * Verifies SigV4 signatures against configured keys (spec §1.2.6): the credential scope, the
+ * Verifies SigV4 signatures against configured keys (docs/dynamodb.md §1.2.6): the credential scope, the
  * key id (`UnrecognizedClientException`), then the signature (`InvalidSignatureException`), with
  * the service's messages. `@smithy/signature-v4` recomputes the signature from the headers the
  * client said it signed, so eddy agrees with the SDKs by construction.

@@ -38,10 +38,12 @@ export interface WireResponse {
 export const JSON_1_0 = 'application/x-amz-json-1.0';
 export const PLAIN_JSON = 'application/json';
 
-/** Spec §1.1.2: the body (and its CRC) the service sends for a non-POST or a foreign content type. */
+/**
+ * docs/dynamodb.md §1.1.2: the body (and its CRC) the service sends for a non-POST or a foreign content type.
+ */
 export const UNKNOWN_OPERATION_XML = Buffer.from('<UnknownOperationException/>\n');
 
-// The alphabet of request ids (spec §1.2.1: 52 characters in [0-9A-Z]).
+// The alphabet of request ids (docs/dynamodb.md §1.2.1: 52 characters in [0-9A-Z]).
 const ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** Random byte → alphabet character code, as a table: the refill loop is a lookup per byte. */
 const ID_CHARACTER = Uint8Array.from({ length: 256 }, (_, byte) => ID_ALPHABET.charCodeAt(byte % 36));
@@ -69,14 +71,14 @@ export function newRequestId(): string {
   return id;
 }
 
-/** `x-amz-crc32`: the unsigned CRC-32 of the exact body bytes, in decimal (spec §1.2.1). */
+/** `x-amz-crc32`: the unsigned CRC-32 of the exact body bytes, in decimal (docs/dynamodb.md §1.2.1). */
 export function bodyCrc32(body: Buffer): string {
   return String(crc32(body));
 }
 
 /**
  * A response whose body is JSON text, with the headers every protocol response carries
- * (spec §1.2.1): request id, CRC-32, content type and length.
+ * (docs/dynamodb.md §1.2.1): request id, CRC-32, content type and length.
  */
 export function jsonResponse(
   statusCode: number,

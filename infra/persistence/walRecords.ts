@@ -19,7 +19,7 @@ export const RecordKind = { table: 1, commit: 2, token: 3, checkpoint: 4 } as co
 
 const TABLE_CHANGES: readonly TableChangeKind[] = ['created', 'updated', 'deleted'];
 
-/** A TransactWriteItems token and what it remembers (spec §7.3.4: 10 minutes). */
+/** A TransactWriteItems token and what it remembers (docs/dynamodb.md §7.3.4: 10 minutes). */
 export interface TokenEntry {
   readonly token: string;
   readonly fingerprint: string;

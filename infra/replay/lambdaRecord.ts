@@ -5,14 +5,15 @@ import { wireMap } from './wireAttributes.js';
 /**
  * The record a Lambda handler finds in `event.Records[i]`, built from what GetRecords returned:
  * the stream record plus `eventSourceARN`, `userIdentity` in lower camel case, images in wire JSON
- * (streams spec §1.1.1, §1.2.8, §2.2.2). Members in the recorded order, the order eddy's own
+ * (docs/streams-and-lambda.md §1.1.1, §1.2.8, §2.2.2). Members in the recorded order, the order eddy's own
  * mappings deliver them in (`streams/streamView.ts`), so a recording reads like a real event.
  * https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html
  */
 export function lambdaRecordOf(record: StreamsApiRecord, streamArn: string): DynamoDBRecord {
   const stream = record.dynamodb ?? {};
   const body: Record<string, unknown> = {};
-  // The SDK reads the wire's epoch seconds into a Date; Lambda events carry the seconds (§1.2.5).
+  // The SDK reads the wire's epoch seconds into a Date; Lambda events carry the seconds
+  // (docs/streams-and-lambda.md §1.2.5).
   if (stream.ApproximateCreationDateTime !== undefined)
     body.ApproximateCreationDateTime = stream.ApproximateCreationDateTime.getTime() / 1000;
   body.Keys = wireMap(stream.Keys ?? {});
@@ -43,7 +44,7 @@ export function creationSecondsOf(record: DynamoDBRecord): number {
 
 /**
  * Recording order across shards: by ApproximateCreationDateTime, then by sequence number compared
- * as a big integer (streams spec §1.2.6: never as text). Within a shard the read order stands.
+ * as a big integer (docs/streams-and-lambda.md §1.2.6: never as text). Within a shard the read order stands.
  */
 export function compareRecordedOrder(a: DynamoDBRecord, b: DynamoDBRecord): number {
   const byTime = creationSecondsOf(a) - creationSecondsOf(b);

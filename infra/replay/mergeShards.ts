@@ -10,11 +10,12 @@ export interface ShardRecords {
 
 /**
  * Puts the records of several shards into one recording order: each shard keeps its own order
- * (records of one item are on one shard, in the order of the writes: streams spec §1.3.8, §1.3.9),
- * a child shard's records come after its parent's (§1.4.3), and among the shards' next records
- * the oldest ApproximateCreationDateTime goes first, then the lowest sequence number. No order
- * exists between items on different shards (§1.3.9); this one is the closest to the order of the
- * writes that the records tell.
+ * (records of one item are on one shard, in the order of the writes:
+ * docs/streams-and-lambda.md §1.3.8, §1.3.9), a child shard's records come after its parent's
+ * (docs/streams-and-lambda.md §1.4.3), and among the shards' next records the oldest
+ * ApproximateCreationDateTime goes first, then the lowest sequence number. No order exists between items on
+ * different shards (docs/streams-and-lambda.md §1.3.9); this one is the closest to the order of the writes
+ * that the records tell.
  *
  * ```
  * shard A:        a1(t1) a2(t3)

@@ -83,7 +83,11 @@ function checked(value: unknown, where: string, file: string): RecordedRecord {
   if (eventName !== 'INSERT' && eventName !== 'MODIFY' && eventName !== 'REMOVE')
     throw new ReplayInputError(file, where, 'eventName must be INSERT, MODIFY or REMOVE');
   if (!isObject(dynamodb) || !isObject(dynamodb.Keys))
-    throw new ReplayInputError(file, where, 'a record needs dynamodb.Keys (streams spec §1.2.1)');
+    throw new ReplayInputError(
+      file,
+      where,
+      'a record needs dynamodb.Keys (docs/streams-and-lambda.md §1.2.1)',
+    );
   return { record: value as unknown as DynamoDBRecord, where };
 }
 

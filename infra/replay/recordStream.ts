@@ -29,7 +29,10 @@ export interface RecordStreamOptions {
   readonly limit?: number;
   /** Stops the recording (SIGINT, `--duration`); records already read are still delivered. */
   readonly signal?: AbortSignal;
-  /** Pause between polling rounds when following (default 250 ms: Lambda's 4 polls a second, spec §2.1.16). */
+  /**
+   * Pause between polling rounds when following (default 250 ms: Lambda's 4 polls a second,
+   * docs/streams-and-lambda.md §2.1.16).
+   */
   readonly pollIntervalMs?: number;
   /** Receives the records in recording order, one polling round at a time. */
   readonly onRecords: (records: readonly DynamoDBRecord[]) => void;
@@ -58,10 +61,11 @@ interface ShardState {
 
 /**
  * Records a DynamoDB stream through the Streams API, as a Lambda event source mapping reads it:
- * DescribeStream for the shards and their lineage (paged, spec §1.4.9), parents before children
- * (§1.4.3), GetShardIterator per shard, then GetRecords until the shard is caught up or closed
- * (no NextShardIterator, §1.5.7). Each polling round's records are merged into one recording order
- * (`mergeShards`) and handed to `onRecords` as Lambda records (`lambdaRecordOf`).
+ * DescribeStream for the shards and their lineage (paged, docs/streams-and-lambda.md §1.4.9), parents before
+ * children (docs/streams-and-lambda.md §1.4.3), GetShardIterator per shard, then GetRecords until the shard
+ * is caught up or closed (no NextShardIterator, docs/streams-and-lambda.md §1.5.7). Each polling round's
+ * records are merged into one recording order (`mergeShards`) and handed to `onRecords` as Lambda records
+ * (`lambdaRecordOf`).
  *
  * Without `follow` the recording stops after a round that found nothing new: every shard was read
  * until GetRecords answered an empty page twice. DynamoDB may answer empty pages before a shard's
@@ -237,12 +241,13 @@ class StreamRecorder {
 
   /** Handles a failed GetRecords: returns whether reading can go on. */
   private async recover(shard: ShardState, error: unknown): Promise<boolean> {
-    // Iterators live 15 minutes (spec §1.5.3): take a new one where the old one stood.
+    // Iterators live 15 minutes (docs/streams-and-lambda.md §1.5.3): take a new one where the old one stood.
     if (error instanceof ExpiredIteratorException) {
       shard.iterator = undefined;
       return true;
     }
-    // The records were trimmed before they were read (§1.5.4): go on from the oldest retained.
+    // The records were trimmed before they were read (docs/streams-and-lambda.md §1.5.4): go on from the
+    // oldest retained.
     if (error instanceof TrimmedDataAccessException) {
       this.options.onWarning?.(`records of ${shard.shardId} were trimmed before they were read`);
       shard.iterator = await this.iterator(shard, 'TRIM_HORIZON');
@@ -316,7 +321,7 @@ class StreamRecorder {
 }
 
 function getRecords(client: DynamoDBStreamsClient, iterator: string, signal: AbortSignal | undefined) {
-  // 1000 records or 1 MB per page, whichever comes first (spec §1.5.5).
+  // 1000 records or 1 MB per page, whichever comes first (docs/streams-and-lambda.md §1.5.5).
   return client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }), {
     abortSignal: signal,
   });

@@ -14,7 +14,7 @@ export interface RecordedChange {
   readonly newImage: AttributeMap | undefined;
   /** Commit time, epoch ms: the record's ApproximateCreationDateTime. */
   readonly at: number;
-  /** The TTL principal, for records the TTL process wrote (streams spec §1.2.8). */
+  /** The TTL principal, for records the TTL process wrote (docs/streams-and-lambda.md §1.2.8). */
   readonly identity: ServiceIdentity | undefined;
   /** The record's StreamViewType, when it says. */
   readonly viewType: StreamViewType | undefined;
@@ -25,10 +25,10 @@ const VIEW_TYPES: readonly string[] = ['KEYS_ONLY', 'NEW_IMAGE', 'OLD_IMAGE', 'N
 /**
  * Reads a recorded Lambda record back into a change: keys and images validated and normalised by
  * the engine's own attribute-value rules (so `{"N": "1.0"}` and `{"N": "1"}` are the same item, as
- * in DynamoDB), the time from ApproximateCreationDateTime (epoch seconds, streams spec §1.2.5). A
- * record without a time takes `previousAt` (hand-written files may leave it out).
+ * in DynamoDB), the time from ApproximateCreationDateTime (epoch seconds, docs/streams-and-lambda.md §1.2.5).
+ * A record without a time takes `previousAt` (hand-written files may leave it out).
  * @throws ReplayInputError for values DynamoDB would not have stored, and for images an event
- *   cannot carry (an INSERT has no OldImage, a REMOVE no NewImage: spec §1.2.3).
+ *   cannot carry (an INSERT has no OldImage, a REMOVE no NewImage: docs/streams-and-lambda.md §1.2.3).
  */
 export function recordedChange(
   record: DynamoDBRecord,

@@ -10,13 +10,13 @@ interface RecordedIdentity {
 
 /**
  * Keeps the identity of recorded records across a replay. The replay's stream numbers its records
- * itself (sequence numbers and eventIDs are the stream's, spec §1.1.5, §1.2.6), and the mapping
- * works with those; the handler, though, should see the records as they were recorded. So, at the
+ * itself (sequence numbers and eventIDs are the stream's, docs/streams-and-lambda.md §1.1.5, §1.2.6), and the
+ * mapping works with those; the handler, though, should see the records as they were recorded. So, at the
  * function's door: each record's eventID, eventVersion, awsRegion, eventSourceARN, SequenceNumber,
  * ApproximateCreationDateTime and userIdentity are put back as recorded, and the handler's
- * `batchItemFailures` (which name recorded sequence numbers, spec §2.4.2) are translated back to
- * the replay's before the mapping reads them. Failure destinations get the same treatment, except
- * for the `shardId` of DDBStreamBatchInfo: it stays the replay's, since the records of one replay
+ * `batchItemFailures` (which name recorded sequence numbers, docs/streams-and-lambda.md §2.4.2) are
+ * translated back to the replay's before the mapping reads them. Failure destinations get the same treatment,
+ * except for the `shardId` of DDBStreamBatchInfo: it stays the replay's, since the records of one replay
  * shard may come from several recorded ones.
  *
  * @example
@@ -64,7 +64,7 @@ export class RecordedIdentities {
     if (recordedBody.ApproximateCreationDateTime !== undefined)
       body.ApproximateCreationDateTime = recordedBody.ApproximateCreationDateTime;
     // An identity other than the TTL principal's cannot travel through the change log: put it back.
-    // Member order as recorded (spec §2.2.2): userIdentity before eventSourceARN.
+    // Member order as recorded (docs/streams-and-lambda.md §2.2.2): userIdentity before eventSourceARN.
     if (recorded.userIdentity !== undefined) {
       const arn = target.eventSourceARN;
       delete target.eventSourceARN;
@@ -76,7 +76,7 @@ export class RecordedIdentities {
   /**
    * A handler's response with `batchItemFailures` naming replay sequence numbers again. The
    * response is copied, never changed; one that names unknown records stays as it is, and the
-   * mapping fails the batch for it, as Lambda does (spec §2.4.4).
+   * mapping fails the batch for it, as Lambda does (docs/streams-and-lambda.md §2.4.4).
    */
   responseForMapping(payload: unknown, recordedToReplay: ReadonlyMap<string, string>): unknown {
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;

@@ -11,16 +11,22 @@ import type { RecordedIdentities } from './recordedIdentities.js';
 export interface DestinationDelivery {
   /** The destination ARN (`DestinationConfig.OnFailure.Destination`). */
   readonly destination: string;
-  /** The invocation record (spec §2.5.1), naming the recorded sequence numbers and stream. */
+  /**
+   * The invocation record (docs/streams-and-lambda.md §2.5.1), naming the recorded sequence numbers and
+   * stream.
+   */
   readonly record: InvocationRecord;
-  /** The discarded records: S3 destinations receive them (spec §2.5.4), queues and topics do not. */
+  /**
+   * The discarded records: S3 destinations receive them (docs/streams-and-lambda.md §2.5.4), queues and
+   * topics do not.
+   */
   readonly payload?: { readonly Records: readonly DynamoDBRecord[] };
 }
 
 /**
- * On-failure destinations of a replay: the SQS, SNS and S3 ARNs Lambda accepts (spec §2.1.12),
- * kept in memory for the report. A replay is a rehearsal, so nothing reaches the project's
- * destination files (`destinationsDirectory`) or a real queue.
+ * On-failure destinations of a replay: the SQS, SNS and S3 ARNs Lambda accepts
+ * (docs/streams-and-lambda.md §2.1.12), kept in memory for the report. A replay is a rehearsal, so nothing
+ * reaches the project's destination files (`destinationsDirectory`) or a real queue.
  *
  * @example
  * ```ts

@@ -25,8 +25,9 @@ export interface ReplayInvocation {
   readonly window?: { readonly start: string; readonly end: string; readonly final: boolean };
   /**
    * `ok`; `partial` (batchItemFailures named records); `error` (the handler threw, timed out or
-   * crashed); `invalid-response` (a response Lambda counts as a failed batch, spec §2.4.4);
-   * `not-invoked` (the function could not be run at all, spec §2.3.4).
+   * crashed); `invalid-response` (a response Lambda counts as a failed batch,
+   * docs/streams-and-lambda.md §2.4.4); `not-invoked` (the function could not be run at all,
+   * docs/streams-and-lambda.md §2.3.4).
    */
   readonly outcome: 'ok' | 'partial' | 'error' | 'invalid-response' | 'not-invoked';
   /** The sequence numbers the handler reported as failed (as it named them). */

@@ -37,8 +37,9 @@ export function formatInvocation(invocation: ReplayInvocation): string {
 
 /**
  * Prints invocation lines as they end, folding a batch's long run of identical attempts (a
- * function that keeps failing is retried until the records expire: MaximumRetryAttempts -1, spec
- * §2.1.7, thousands of attempts over a day of virtual time) into one line at `flush`.
+ * function that keeps failing is retried until the records expire: MaximumRetryAttempts -1,
+ * docs/streams-and-lambda.md §2.1.7, thousands of attempts over a day of virtual time) into one line at
+ * `flush`.
  *
  * @example
  * ```ts

@@ -57,7 +57,7 @@ export function tableOfStreamArn(arn: string | undefined): string | undefined {
 /**
  * The view type of the replay's stream: the table's own (what the deployed function will see)
  * when the records carry every image it shows, else the recorded one, since images that were not
- * recorded cannot be made up (streams spec §1.2.3).
+ * recorded cannot be made up (docs/streams-and-lambda.md §1.2.3).
  */
 export function replayViewType(
   table: TableConfig,

@@ -39,14 +39,16 @@ export interface SampleEvent {
  * `sam local generate-event dynamodb update` makes one from sample data
  * (https://docs.aws.amazon.com/serverless-application-model/latest/developerguide/using-sam-cli-local-generate-event.html):
  * the items come from a Scan, the keys from DescribeTable's KeySchema, the images from the event
- * name and the view type (streams spec §1.2.3), SizeBytes from the item-size rules (§1.2.7),
- * eventIDs and sequence numbers in eddy's formats (§1.1.5, §1.2.6) and the ARN of the table's
- * stream (§1.1.7). The result feeds `eddy invoke --events` and `sam local invoke -e` alike.
+ * name and the view type (docs/streams-and-lambda.md §1.2.3), SizeBytes from the item-size rules
+ * (docs/streams-and-lambda.md §1.2.7), eventIDs and sequence numbers in eddy's formats
+ * (docs/streams-and-lambda.md §1.1.5, §1.2.6) and the ARN of the table's stream
+ * (docs/streams-and-lambda.md §1.1.7). The result feeds `eddy invoke --events` and `sam local invoke -e`
+ * alike.
  *
  * Images per event name: INSERT has the item as NewImage; REMOVE has it as OldImage; MODIFY has
  * it as NewImage and, as OldImage, the item holding only its key, the change of an item created
- * with its key alone and then given its attributes (spec §1.3.4): two different images, as every
- * real MODIFY has (§1.3.3). Edit the file to model another change.
+ * with its key alone and then given its attributes (docs/streams-and-lambda.md §1.3.4): two different images,
+ * as every real MODIFY has (docs/streams-and-lambda.md §1.3.3). Edit the file to model another change.
  *
  * @example
  * ```ts
@@ -74,7 +76,8 @@ export async function sampleEvent(options: SampleEventOptions): Promise<SampleEv
     notes.push(`table ${tableName} has no stream: records are NEW_AND_OLD_IMAGES (choose with --view-type)`);
   let streamArn = table?.LatestStreamArn;
   if (streamArn === undefined || tableViewType === undefined) {
-    // The ARN a stream enabled now would get (spec §1.1.7: the label is its creation time).
+    // The ARN a stream enabled now would get (docs/streams-and-lambda.md §1.1.7: the label is its creation
+    // time).
     streamArn = `${tableArn}/stream/${new Date(now).toISOString().replace('Z', '')}`;
   }
   const items = await scanItems(client, tableName, options.limit ?? 10);
@@ -122,7 +125,10 @@ interface RecordFacts {
   readonly ordinal: number;
 }
 
-/** One record of a sample event; members in the order Lambda delivers them (spec §2.2.2). */
+/**
+ * One record of a sample event; members in the order Lambda delivers them
+ * (docs/streams-and-lambda.md §2.2.2).
+ */
 export function sampleRecord(
   item: AttributeMap,
   keyNames: readonly string[],

@@ -10,12 +10,12 @@ import {
  * AWS SDK attribute values → wire JSON (the form of Lambda events and of eddy's engine).
  *
  * The SDK's low-level clients decode `B` and `BS` members into `Uint8Array`s; Lambda events carry
- * them base64-encoded, as the DynamoDB JSON protocol does (streams spec §1.2.1,
+ * them base64-encoded, as the DynamoDB JSON protocol does (docs/streams-and-lambda.md §1.2.1,
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_AttributeValue.html).
  * Everything else already has its wire form (numbers are strings).
  *
- * Attribute names are data (DESIGN §4): maps are built with null prototypes and `setAttribute`,
- * so an attribute called `__proto__` stays an attribute.
+ * Attribute names are data (CONTRIBUTING.md, conventions): maps are built with null prototypes and
+ * `setAttribute`, so an attribute called `__proto__` stays an attribute.
  */
 
 /** Any attribute-value shape the SDK clients decode (DynamoDB and DynamoDB Streams share it). */

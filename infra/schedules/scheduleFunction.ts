@@ -35,9 +35,9 @@ export interface Schedule {
 
 /**
  * A schedule rule for the local host: invokes a scheduled handler with the EventBridge
- * "Scheduled Event" shape (streams spec §4.9) every `rate` on the engine's clock (DESIGN §2 "one
- * clock": with a `VirtualClock` a run happens only when a test advances time past it), and on
- * demand with `runNow()`.
+ * "Scheduled Event" shape (docs/streams-and-lambda.md §4.9) every `rate` on the engine's clock
+ * (docs/architecture.md §2.1: with a `VirtualClock` a run happens only when a test advances time past it),
+ * and on demand with `runNow()`.
  *
  * Runs never overlap: a tick that comes while a run is in flight is skipped (the next tick comes
  * one rate later), and `runNow()` waits for the run in flight before starting its own. Ticks

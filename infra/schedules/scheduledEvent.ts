@@ -1,7 +1,7 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 
 /**
- * The EventBridge "Scheduled Event" a rule sends to its target (streams spec §4.9,
+ * The EventBridge "Scheduled Event" a rule sends to its target (docs/streams-and-lambda.md §4.9,
  * https://docs.aws.amazon.com/lambda/latest/dg/with-eventbridge-scheduler.html), and a Lambda
  * context for the invocation. `time` is ISO 8601 to the second with a `Z`, as EventBridge writes it.
  */

@@ -8,7 +8,7 @@ import { type Schedule, scheduleFunction } from './scheduleFunction.js';
 /**
  * Wires the ttl-expirer function to an engine: its expired-items port over the engine, a
  * schedule on the engine clock (default every 10 s: the service's "within 48 hours", compressed
- * for local work, streams spec §5.8), and on-demand runs for the CLI and the inspection API.
+ * for local work, docs/streams-and-lambda.md §5.8), and on-demand runs for the CLI and the inspection API.
  *
  * @example
  * ```ts

@@ -24,7 +24,7 @@ import { bindingUuid, MappingCheckpoints } from './mappingCheckpoints.js';
 import { streamSettings } from './streamSettings.js';
 
 /**
- * The local stack: everything a project's config declares, wired as DESIGN §1 draws it. The
+ * The local stack: everything a project's config declares, wired as docs/architecture.md §1.1 draws it. The
  * engine (global indexes kept by the gsi-maintainer, eventually consistent as in DynamoDB), the
  * change log and the Streams API, the project's functions with their stream mappings and
  * schedules, the built-in ttl-expirer and (when configured) archiver. `eddy serve` puts a server

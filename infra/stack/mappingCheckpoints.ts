@@ -3,14 +3,13 @@ import type { CheckpointStore } from '../../core/persistence/checkpointStore.js'
 import type { MappingCheckpoint, ShardCheckpoint } from '../../streams/mapping/eventSourceMapping.js';
 
 /**
- * Keeps the config's event source mappings where they were across restarts (DESIGN §1
- * "checkpoint"): each binding gets a UUID derived from its function and table, so the mapping
- * created at the next start is the same mapping; its shard positions go to a `CheckpointStore`
- * (a data directory's, under `--data-dir`) as each batch is done, and are handed back at
- * creation. A restart resumes right after the last batch that finished; a crash may deliver the
- * batch that was in flight again, which Lambda's at-least-once delivery allows ("Lambda reads
- * records from the data stream and invokes your function ... at least once", Lambda developer
- * guide), and never skips one.
+ * Keeps the config's event source mappings where they were across restarts (docs/architecture.md §4): each
+ * binding gets a UUID derived from its function and table, so the mapping created at the next start is the
+ * same mapping; its shard positions go to a `CheckpointStore` (a data directory's, under `--data-dir`) as
+ * each batch is done, and are handed back at creation. A restart resumes right after the last batch that
+ * finished; a crash may deliver the batch that was in flight again, which Lambda's at-least-once delivery
+ * allows ("Lambda reads records from the data stream and invokes your function ... at least once", Lambda
+ * developer guide), and never skips one.
  */
 
 /** The UUID of a config binding: stable across restarts, distinct per function and table. */

@@ -75,7 +75,7 @@ export class TestStack {
 
   /**
    * The failed batches of a function's mappings, as their on-failure destinations received them
-   * (the AWS invocation record, spec §2.5.1).
+   * (the AWS invocation record, docs/streams-and-lambda.md §2.5.1).
    */
   destination(functionName: string): InvocationRecord[] {
     const records: InvocationRecord[] = [];

@@ -1,8 +1,8 @@
 import { compilePattern, type RecordMatcher } from './compilePattern.js';
 
 /**
- * `FilterCriteria.Filters` (spec §3.1): the patterns are OR-ed, a record is delivered when at
- * least one matches. No patterns: every record is delivered (`undefined`, so callers can skip
+ * `FilterCriteria.Filters` (docs/streams-and-lambda.md §3.1): the patterns are OR-ed, a record is delivered
+ * when at least one matches. No patterns: every record is delivered (`undefined`, so callers can skip
  * building records for matching at all).
  * @throws InvalidPatternError for the first invalid pattern.
  *

@@ -2,14 +2,16 @@ import { compileLeaf, InvalidPatternError, type LeafTest } from './leafCondition
 import { isPatternObject, type PatternObject, PatternSyntaxError, parsePatternJson } from './patternJson.js';
 
 /**
- * One filter pattern (spec §3) compiled into a function over the Lambda-event record JSON.
+ * One filter pattern (docs/streams-and-lambda.md §3) compiled into a function over the Lambda-event record
+ * JSON.
  *
  * Matching follows EventBridge's model, which Lambda filtering uses: a pattern is a set of
  * paths, each with a value list; `$or` expands into alternatives, so a pattern is an OR of flat
- * rules; a rule matches when every path matches (AND, §3.5). The values found at a path are the
- * leaf values reached by following the path, stepping into every element of any array on the way
- * (§3.13: "matches if any element matches"). Objects are never leaf values, so `exists` sees leaf
- * nodes only (§3.10) and `{"exists": false}` on an intermediate node matches (§3.11).
+ * rules; a rule matches when every path matches (AND, docs/streams-and-lambda.md §3.5). The values found at a
+ * path are the leaf values reached by following the path, stepping into every element of any array on the way
+ * (docs/streams-and-lambda.md §3.13: "matches if any element matches"). Objects are never leaf values, so
+ * `exists` sees leaf nodes only (docs/streams-and-lambda.md §3.10) and `{"exists": false}` on an intermediate
+ * node matches (docs/streams-and-lambda.md §3.11).
  */
 
 /** A compiled pattern: does this record match? */
@@ -37,7 +39,8 @@ function expand(object: PatternObject, prefix: readonly string[]): Rule[] {
   let rules: Rule[] = [[]];
   for (const [name, value] of object) {
     if (name === '$or') {
-      // `$or` takes a list of at least two patterns, evaluated where it stands (§3.6).
+      // `$or` takes a list of at least two patterns, evaluated where it stands
+      // (docs/streams-and-lambda.md §3.6).
       if (!Array.isArray(value) || value.length < 2)
         throw new InvalidPatternError('$or takes a list of at least two patterns');
       const alternatives: Rule[] = [];
@@ -74,7 +77,7 @@ function visitLeaves(
     return false;
   }
   if (depth === path.length) {
-    // Objects are not leaves (§3.10).
+    // Objects are not leaves (docs/streams-and-lambda.md §3.10).
     return node !== null && typeof node === 'object' ? false : visit(node);
   }
   if (node === null || typeof node !== 'object') return false;

@@ -1,20 +1,23 @@
 import { isPatternObject, PatternNumber, type PatternValue } from './patternJson.js';
 
 /**
- * The value list of one pattern field (spec §3.6): `["INSERT", "MODIFY"]`, `[{"prefix": "us-"}]`,
- * `[{"numeric": [">", 0, "<=", 5]}]`... compiled once into a test. The values of a list are
- * OR-ed (§3.5). Lambda's own operators only: the EventBridge-only forms of §3.7 are rejected
- * (§6.8 recommendation), as is anything else that is not a documented form.
+ * The value list of one pattern field (docs/streams-and-lambda.md §3.6): `["INSERT", "MODIFY"]`, `[{"prefix":
+ * "us-"}]`, `[{"numeric": [">", 0, "<=", 5]}]`... compiled once into a test. The values of a list are
+ * OR-ed (docs/streams-and-lambda.md §3.5). Lambda's own operators only: the EventBridge-only forms of
+ * docs/streams-and-lambda.md §3.7 are rejected (docs/streams-and-lambda.md §6.8 recommendation), as is
+ * anything else that is not a documented form.
  */
 
-/** The pattern is valid JSON but not a valid filter pattern (spec §3.2). */
+/** The pattern is valid JSON but not a valid filter pattern (docs/streams-and-lambda.md §3.2). */
 export class InvalidPatternError extends Error {
   override readonly name = 'InvalidPatternError';
 }
 
 /** How one field's value list matches the leaf values found at its path. */
 export interface LeafTest {
-  /** `{"exists": false}`: matches when the path holds no leaf value (§3.10, §3.11). */
+  /**
+   * `{"exists": false}`: matches when the path holds no leaf value (docs/streams-and-lambda.md §3.10, §3.11).
+   */
   readonly whenAbsent: boolean;
   /** `{"exists": true}`: matches when the path holds at least one leaf value. */
   readonly whenPresent: boolean;
@@ -29,8 +32,9 @@ function invalid(reason: string): never {
 }
 
 /**
- * Numbers compare by their JSON text (§3.8): a record's numbers are JS numbers, whose JSON text is
- * `String(value)`, so the pattern literal `300` matches 300 and `300.0` or `3.0e2` never do.
+ * Numbers compare by their JSON text (docs/streams-and-lambda.md §3.8): a record's numbers are JS numbers,
+ * whose JSON text is `String(value)`, so the pattern literal `300` matches 300 and `300.0` or `3.0e2` never
+ * do.
  */
 function sameNumber(value: unknown, literal: PatternNumber): boolean {
   return typeof value === 'number' && String(value) === literal.text;
@@ -47,8 +51,8 @@ function stringOperand(operator: string, operand: PatternValue): string {
 }
 
 function anythingBut(operand: PatternValue): ValueTest {
-  // §3.6 list and single-value forms; §3.7: the object forms (prefix, suffix, wildcard,
-  // equals-ignore-case inside anything-but) are EventBridge-only.
+  // docs/streams-and-lambda.md §3.6 list and single-value forms; docs/streams-and-lambda.md §3.7: the object
+  // forms (prefix, suffix, wildcard, equals-ignore-case inside anything-but) are EventBridge-only.
   const list = Array.isArray(operand) ? operand : [operand];
   if (list.length === 0) invalid('anything-but needs at least one value');
   const excluded: ValueTest[] = list.map((item) => {
@@ -77,8 +81,9 @@ function compare(operator: string, bound: number): ValueTest {
 }
 
 /**
- * `{"numeric": ["=", 100]}`, `[">", 10]`, `[">", 10, "<=", 20]` (§3.6). Numeric conditions match
- * JSON numbers only, never DynamoDB `N` values, which are strings (§3.9).
+ * `{"numeric": ["=", 100]}`, `[">", 10]`, `[">", 10, "<=", 20]` (docs/streams-and-lambda.md §3.6). Numeric
+ * conditions match JSON numbers only, never DynamoDB `N` values, which are strings
+ * (docs/streams-and-lambda.md §3.9).
  */
 function numeric(operand: PatternValue): ValueTest {
   if (!Array.isArray(operand) || (operand.length !== 2 && operand.length !== 4))
@@ -127,7 +132,7 @@ function operatorTest(name: string, operand: PatternValue): ValueTest | 'exists-
       if (typeof operand !== 'boolean') invalid('exists takes true or false');
       return operand ? 'exists-true' : 'exists-false';
     default:
-      // wildcard, cidr and unknown names (§3.7).
+      // wildcard, cidr and unknown names (docs/streams-and-lambda.md §3.7).
       return invalid(`unsupported operator ${name}`);
   }
 }

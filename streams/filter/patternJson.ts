@@ -1,9 +1,9 @@
 /**
- * A small JSON reader for filter patterns (spec §3.1: each `Pattern` is a JSON string of at most
- * 4096 characters). It differs from `JSON.parse` in two ways that filtering needs:
+ * A small JSON reader for filter patterns (docs/streams-and-lambda.md §3.1: each `Pattern` is a JSON string
+ * of at most 4096 characters). It differs from `JSON.parse` in two ways that filtering needs:
  *
  * - numbers keep their literal text (`PatternNumber`): exact matching compares numbers by their
- *   text, so `300`, `300.0` and `3.0e2` are different values (spec §3.8);
+ *   text, so `300`, `300.0` and `3.0e2` are different values (docs/streams-and-lambda.md §3.8);
  * - objects are `Map`s, so member names such as `__proto__` are plain data.
  */
 

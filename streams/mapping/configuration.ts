@@ -2,8 +2,8 @@ import type { EventSourceMapping, MappingStateName } from './eventSourceMapping.
 
 /**
  * EventSourceMappingConfiguration, the shape Create/Get/Update/Delete/ListEventSourceMappings
- * answer (spec §2.1.15; members in the order of the recorded responses, DynamoDB members only).
- * https://docs.aws.amazon.com/lambda/latest/api/API_EventSourceMappingConfiguration.html
+ * answer (docs/streams-and-lambda.md §2.1.15; members in the order of the recorded responses, DynamoDB
+ * members only). https://docs.aws.amazon.com/lambda/latest/api/API_EventSourceMappingConfiguration.html
  */
 export interface EventSourceMappingConfiguration {
   readonly BatchSize: number;

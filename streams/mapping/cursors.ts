@@ -6,7 +6,7 @@ import type { Stream } from '../stream.js';
 
 /**
  * A mapping's read position in one shard (or in a table's internal feed): "pull underneath"
- * (DESIGN §2). The position moves when records are read; what is processed is the mapping's
+ * (docs/architecture.md §3.2). The position moves when records are read; what is processed is the mapping's
  * checkpoint, which it reports back with `commit`.
  */
 export interface RecordCursor {
@@ -25,7 +25,7 @@ export interface RecordCursor {
   listen(wake: () => void): () => void;
   /** Everything up to and including `ordinal` is processed. */
   commit(ordinal: number): void;
-  /** Records lost to retention while the mapping lagged behind (spec §1.4.6). */
+  /** Records lost to retention while the mapping lagged behind (docs/streams-and-lambda.md §1.4.6). */
   readonly trimmedSkips: number;
 }
 
@@ -47,7 +47,8 @@ export class ShardCursor implements RecordCursor {
   read<T>(limit: number, make: RecordMaker<T>): T[] {
     this.stream.tick(this.clock.now());
     if (this.nextOrdinal <= this.shard.trimmedThrough) {
-      // Retention trimmed records before the mapping got to them: they are gone (spec §1.4.6).
+      // Retention trimmed records before the mapping got to them: they are gone
+      // (docs/streams-and-lambda.md §1.4.6).
       this.trimmedSkips++;
       this.nextOrdinal = this.shard.trimHorizonOrdinal;
     }

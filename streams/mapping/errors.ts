@@ -1,8 +1,9 @@
 /**
- * The Lambda API's errors for event source mappings (spec §2.1). Lambda answers REST-JSON: the
- * HTTP status, an `x-amzn-ErrorType` header with the exception name, and a body
+ * The Lambda API's errors for event source mappings (docs/streams-and-lambda.md §2.1). Lambda answers
+ * REST-JSON: the HTTP status, an `x-amzn-ErrorType` header with the exception name, and a body
  * `{"Type": "User", "message": "..."}` (`ValidationException`, raised by the request validator,
- * carries no `Type`). Recorded messages: spec §2.1.14 and LocalStack's AWS-validated snapshots.
+ * carries no `Type`). Recorded messages: docs/streams-and-lambda.md §2.1.14 and LocalStack's AWS-validated
+ * snapshots.
  * https://docs.aws.amazon.com/lambda/latest/api/API_CreateEventSourceMapping.html#API_CreateEventSourceMapping_Errors
  */
 export abstract class LambdaServiceError extends Error {

@@ -60,7 +60,10 @@ export interface MappingDependencies {
   readonly clock: Clock;
   readonly scheduler: SchedulerLike;
   readonly destinations: DestinationResolver | undefined;
-  /** Stream retention (ms): without MaximumRecordAgeInSeconds, records expire with it (spec §2.1.7). */
+  /**
+   * Stream retention (ms): without MaximumRecordAgeInSeconds, records expire with it
+   * (docs/streams-and-lambda.md §2.1.7).
+   */
   readonly retentionMs: number | undefined;
   readonly retryDelayMs: (retry: number) => number;
   readonly dueOf?: (record: PendingRecord) => number;
@@ -81,11 +84,11 @@ export interface MappingInit {
 }
 
 /**
- * One event source mapping at run time (spec §2): it reads every shard of its stream, parents
- * before children (spec §1.4.3), runs each shard's pipeline (`ShardWork`) and keeps each shard's
- * checkpoint. Disabling stops the pipelines and keeps the checkpoints; enabling resumes from them
- * (spec §2.1.13): records in flight when it stopped are read and delivered again (at least once,
- * spec §2.2.4).
+ * One event source mapping at run time (docs/streams-and-lambda.md §2): it reads every shard of its stream,
+ * parents before children (docs/streams-and-lambda.md §1.4.3), runs each shard's pipeline (`ShardWork`) and
+ * keeps each shard's checkpoint. Disabling stops the pipelines and keeps the checkpoints; enabling resumes
+ * from them (docs/streams-and-lambda.md §2.1.13): records in flight when it stopped are read and delivered
+ * again (at least once, docs/streams-and-lambda.md §2.2.4).
  */
 export class EventSourceMapping {
   readonly uuid: string;
@@ -128,7 +131,10 @@ export class EventSourceMapping {
     return this.subscription !== undefined;
   }
 
-  /** StartingPosition (spec §2.1.4): LATEST starts after the records already in each shard. */
+  /**
+   * StartingPosition (docs/streams-and-lambda.md §2.1.4): LATEST starts after the records already in each
+   * shard.
+   */
   private startingPosition(): void {
     const source = this.source;
     if (source.kind === 'internal') {

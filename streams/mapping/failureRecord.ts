@@ -2,8 +2,8 @@ import type { DynamoDBRecord } from 'aws-lambda';
 
 /**
  * The invocation record Lambda sends to an on-failure destination when it discards a batch
- * (spec §2.5.1): request and response context and the batch's position in the stream, never the
- * records themselves. Member order as recorded.
+ * (docs/streams-and-lambda.md §2.5.1): request and response context and the batch's position in the stream,
+ * never the records themselves. Member order as recorded.
  * https://docs.aws.amazon.com/lambda/latest/dg/services-dynamodb-errors.html
  */
 export type FailureCondition = 'RetryAttemptsExhausted' | 'RecordAgeExceeded';
@@ -15,11 +15,14 @@ export interface InvocationRecord {
     readonly condition: FailureCondition;
     readonly approximateInvokeCount: number;
   };
-  /** Absent when records aged out (spec §2.5.3). */
+  /** Absent when records aged out (docs/streams-and-lambda.md §2.5.3). */
   readonly responseContext?: {
     readonly statusCode: number;
     readonly executedVersion: string;
-    /** `Unhandled` when the function errored, null for a response counted as a failure (§2.5.2). */
+    /**
+     * `Unhandled` when the function errored, null for a response counted as a failure
+     * (docs/streams-and-lambda.md §2.5.2).
+     */
     readonly functionError: 'Unhandled' | null;
   };
   readonly version: '1.0';
@@ -94,11 +97,14 @@ export interface FailureNotice {
   readonly record: InvocationRecord;
   readonly mappingUuid: string;
   readonly shardId: string;
-  /** The invocation event of the discarded records (S3 destinations add it as `payload`, §2.5.4). */
+  /**
+   * The invocation event of the discarded records (S3 destinations add it as `payload`,
+   * docs/streams-and-lambda.md §2.5.4).
+   */
   payload(): { Records: DynamoDBRecord[] };
 }
 
-/** An on-failure destination (an SQS queue, SNS topic or S3 bucket, spec §2.1.12). */
+/** An on-failure destination (an SQS queue, SNS topic or S3 bucket, docs/streams-and-lambda.md §2.1.12). */
 export interface FailureDestination {
   send(notice: FailureNotice): Promise<void> | void;
 }

@@ -1,13 +1,14 @@
 /**
- * The function port of event source mappings (DESIGN §1: "invoke(event, context)"). A mapping
+ * The function port of event source mappings (docs/architecture.md §4). A mapping
  * knows a function by its name and ARN and calls `invoke` with the event; what runs behind it
  * (an in-process handler, a handler module, a worker thread) is the runtime's business
  * (`infra/functions/`). The Lambda `Context`, the timeout and the invocation log live there too.
  *
- * Lambda invokes stream functions synchronously (spec §2.2.1): the outcome is the handler's
- * response, or a function error when it threw, timed out or its runtime crashed. Either way the
- * invoke API answered 200 (spec §2.5.2), so a function error is an outcome, not a rejection:
- * `invoke` rejects only when the function could not be invoked at all (spec §2.3.4).
+ * Lambda invokes stream functions synchronously (docs/streams-and-lambda.md §2.2.1): the outcome is the
+ * handler's response, or a function error when it threw, timed out or its runtime crashed. Either way the
+ * invoke API answered 200 (docs/streams-and-lambda.md §2.5.2), so a function error is an outcome, not a
+ * rejection: `invoke` rejects only when the function could not be invoked at all
+ * (docs/streams-and-lambda.md §2.3.4).
  */
 export interface InvocationResult {
   /** The invocation's `awsRequestId`. */

@@ -61,7 +61,7 @@ export interface MappingManagerOptions {
   ) => void;
 }
 
-/** An internal mapping: a built-in function over a table's internal feed (DESIGN §1). */
+/** An internal mapping: a built-in function over a table's internal feed (docs/architecture.md §4). */
 export interface InternalMappingOptions {
   readonly tableName: string;
   readonly accountId?: string;
@@ -86,8 +86,9 @@ export interface InternalMappingOptions {
 const NOT_FOUND = 'The resource you requested does not exist.';
 
 /**
- * Event source mappings of one eddy (spec §2): the Lambda API's Create/Get/List/Update/Delete
- * with its validation and messages, the mappings' run time, and the inspection view.
+ * Event source mappings of one eddy (docs/streams-and-lambda.md §2): the Lambda API's
+ * Create/Get/List/Update/Delete with its validation and messages, the mappings' run time, and the inspection
+ * view.
  *
  * @example
  * ```ts
@@ -123,10 +124,10 @@ export class MappingManager {
   }
 
   /**
-   * CreateEventSourceMapping. Answers the configuration with `State: "Creating"` (spec §2.1.15);
-   * the mapping starts at once.
+   * CreateEventSourceMapping. Answers the configuration with `State: "Creating"`
+   * (docs/streams-and-lambda.md §2.1.15); the mapping starts at once.
    * @throws LambdaValidationException, InvalidParameterValueException, ResourceConflictException,
-   *   LambdaResourceNotFoundException with Lambda's messages (spec §2.1.14).
+   *   LambdaResourceNotFoundException with Lambda's messages (docs/streams-and-lambda.md §2.1.14).
    */
   create(
     input: CreateEventSourceMappingInput,
@@ -282,7 +283,7 @@ export class MappingManager {
 
   /**
    * UpdateEventSourceMapping: new settings apply from the checkpoint on; `Enabled: false` pauses
-   * (the checkpoint is kept), `Enabled: true` resumes (spec §2.1.13).
+   * (the checkpoint is kept), `Enabled: true` resumes (docs/streams-and-lambda.md §2.1.13).
    */
   update(input: UpdateEventSourceMappingInput): EventSourceMappingConfiguration {
     const mapping = this.mappings.get(input.UUID) ?? this.internal.get(input.UUID);

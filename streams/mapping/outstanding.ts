@@ -2,8 +2,8 @@
  * The records of one shard that a mapping has read but not finished (delivered, discarded, or, in
  * a tumbling window, closed). The lowest of them is the checkpoint: everything before it is done
  * (records the filter dropped included), so a mapping that stops and starts again resumes there
- * (spec §2.1.13) and never loses a record. Records finish out of order when several batches of a
- * shard run at once (ParallelizationFactor), so this is a low watermark, not a counter.
+ * (docs/streams-and-lambda.md §2.1.13) and never loses a record. Records finish out of order when several
+ * batches of a shard run at once (ParallelizationFactor), so this is a low watermark, not a counter.
  */
 export interface Trackable {
   readonly ordinal: number;

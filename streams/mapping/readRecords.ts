@@ -17,14 +17,14 @@ export interface ReadOptions<T> {
 
 /**
  * The records of one shard as chunks, read from the cursor when they arrive and while the
- * mapping has room for them: push on top of pull (DESIGN §2). A mapping that is busy retrying
+ * mapping has room for them: push on top of pull (docs/architecture.md §3.2). A mapping that is busy retrying
  * holds a bounded number of records in memory; the rest wait in the log, where retention keeps
  * them anyway. Completes when the shard is closed and read to its end.
  *
  * Reads run in a microtask after the write that woke them (commit-to-invocation latency), and a
  * read that stopped for lack of room or after a full budget continues in a later macrotask turn,
- * so a long backlog never starves writers and I/O. Polling 4 times a second (spec §2.1.16) would
- * only add latency locally: appends wake the reader instead.
+ * so a long backlog never starves writers and I/O. Polling 4 times a second
+ * (docs/streams-and-lambda.md §2.1.16) would only add latency locally: appends wake the reader instead.
  *
  * ```
  * log appends:    -a-b---c-|          (shard closes after c)

@@ -23,7 +23,7 @@ export class PendingRecord {
     /** Position in its log (the ordinal of its sequence number, `sequenceNumber.ts`). */
     readonly ordinal: number,
     readonly event: ChangeEvent,
-    /** Estimated bytes in the invocation payload (spec §2.2.5). */
+    /** Estimated bytes in the invocation payload (docs/streams-and-lambda.md §2.2.5). */
     readonly bytes: number,
   ) {}
 
@@ -37,7 +37,10 @@ export class PendingRecord {
   }
 }
 
-/** The JSON around a record's Keys and images, measured on a recorded MODIFY (spec §2.2.2). */
+/**
+ * The JSON around a record's Keys and images, measured on a recorded MODIFY
+ * (docs/streams-and-lambda.md §2.2.2).
+ */
 const RECORD_OVERHEAD = 300;
 
 /**
@@ -82,5 +85,5 @@ export function lambdaRecordOf(record: PendingRecord, source: RecordSource): Dyn
   return toDynamoDBRecord(record.event, record.ordinal, source);
 }
 
-/** The synchronous invocation payload limit (spec §2.2.5): 6 MB. */
+/** The synchronous invocation payload limit (docs/streams-and-lambda.md §2.2.5): 6 MB. */
 export const MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;

@@ -1,10 +1,10 @@
 import type { InvocationResult } from './invoke.js';
 
 /**
- * What an invocation's outcome means for the batch (spec §2.3, §2.4, §2.6.2): a success, a
- * partial failure (checkpoint at the lowest failed record), or a whole-batch failure, which is
+ * What an invocation's outcome means for the batch (docs/streams-and-lambda.md §2.3, §2.4, §2.6.2): a
+ * success, a partial failure (checkpoint at the lowest failed record), or a whole-batch failure, which is
  * `Unhandled` when the function errored and `null` when it returned a response Lambda counts as a
- * failure (spec §2.5.2).
+ * failure (docs/streams-and-lambda.md §2.5.2).
  */
 export type AttemptOutcome =
   | { readonly kind: 'success'; readonly requestId: string; readonly payload: unknown }
@@ -18,9 +18,9 @@ export type AttemptOutcome =
   | { readonly kind: 'failure'; readonly requestId: string; readonly functionError: 'Unhandled' | null };
 
 export interface ResponseRules {
-  /** `FunctionResponseTypes` holds `ReportBatchItemFailures` (spec §2.4.1). */
+  /** `FunctionResponseTypes` holds `ReportBatchItemFailures` (docs/streams-and-lambda.md §2.4.1). */
   readonly reportBatchItemFailures: boolean;
-  /** Tumbling windows: the response must carry `state` (spec §2.6.2). */
+  /** Tumbling windows: the response must carry `state` (docs/streams-and-lambda.md §2.6.2). */
   readonly requireState: boolean;
 }
 
@@ -29,13 +29,15 @@ const failure = (requestId: string): AttemptOutcome => ({ kind: 'failure', reque
 /**
  * Classifies an invocation result.
  *
- * - A function error is a whole-batch failure, `Unhandled` (spec §2.3.1).
- * - Without ReportBatchItemFailures the response is ignored: success (§2.3.1, §2.4.1).
- * - Success responses (§2.4.3): no value, `null`, `{}`, `[]`, `""`, `{"batchItemFailures": []}`
- *   and `{"batchItemFailures": null}`.
- * - Whole-batch failures, `functionError: null` (§2.4.4): an `itemIdentifier` that is `""`, `null`,
- *   missing, or not a sequence number of the batch; a misspelt key (`{"foo": …}`); any other shape.
- * - Otherwise a partial failure at the lowest reported record (§2.4.2).
+ * - A function error is a whole-batch failure, `Unhandled` (docs/streams-and-lambda.md §2.3.1).
+ * - Without ReportBatchItemFailures the response is ignored: success
+ *   (docs/streams-and-lambda.md §2.3.1, §2.4.1).
+ * - Success responses (docs/streams-and-lambda.md §2.4.3): no value, `null`, `{}`, `[]`, `""`,
+ *   `{"batchItemFailures": []}` and `{"batchItemFailures": null}`.
+ * - Whole-batch failures, `functionError: null` (docs/streams-and-lambda.md §2.4.4): an `itemIdentifier` that
+ *   is `""`, `null`, missing, or not a sequence number of the batch; a misspelt key (`{"foo": …}`); any other
+ *   shape.
+ * - Otherwise a partial failure at the lowest reported record (docs/streams-and-lambda.md §2.4.2).
  */
 export function classifyResult(
   result: InvocationResult,

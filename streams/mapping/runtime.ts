@@ -6,11 +6,14 @@ import type { MappedFunction } from './invoke.js';
 import type { PendingRecord } from './records.js';
 import type { MappingSettings } from './settings.js';
 
-/** Counters of one mapping (the inspection API shows them, spec §2 "state of each mapping"). */
+/**
+ * Counters of one mapping (the inspection API shows them, docs/streams-and-lambda.md §2 "state of each
+ * mapping").
+ */
 export interface MappingCounters {
   /** Records read from the stream (or feed), filtered ones included. */
   recordsRead: number;
-  /** Records the filter dropped (consumed, never delivered, spec §3.15). */
+  /** Records the filter dropped (consumed, never delivered, docs/streams-and-lambda.md §3.15). */
   recordsFiltered: number;
   /** Records delivered to a successful invocation. */
   recordsProcessed: number;
@@ -18,7 +21,7 @@ export interface MappingCounters {
   recordsFailed: number;
   /**
    * Times the mapping fell behind retention and skipped to the oldest record still held: the
-   * records in between were trimmed before it read them (spec §1.4.6).
+   * records in between were trimmed before it read them (docs/streams-and-lambda.md §1.4.6).
    */
   retentionSkips: number;
   /** Batches formed (bisected halves and retries not counted). */
@@ -30,7 +33,7 @@ export interface MappingCounters {
   /** Invocation records delivered to the on-failure destination. */
   destinationCount: number;
   destinationErrors: number;
-  /** Times the function could not be invoked at all (spec §2.3.4). */
+  /** Times the function could not be invoked at all (docs/streams-and-lambda.md §2.3.4). */
   invokeErrors: number;
   /** Tumbling windows closed by a final invocation. */
   windowsClosed: number;

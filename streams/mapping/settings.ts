@@ -4,9 +4,9 @@ import { InvalidPatternError } from '../filter/leafConditions.js';
 import { type ConstraintViolation, InvalidParameterValueException, validationError } from './errors.js';
 
 /**
- * Event source mapping settings (spec §2.1): the CreateEventSourceMapping / UpdateEventSourceMapping
- * members that apply to DynamoDB streams, their defaults, ranges and Lambda's error messages.
- * https://docs.aws.amazon.com/lambda/latest/dg/services-ddb-params.html
+ * Event source mapping settings (docs/streams-and-lambda.md §2.1): the CreateEventSourceMapping /
+ * UpdateEventSourceMapping members that apply to DynamoDB streams, their defaults, ranges and Lambda's error
+ * messages. https://docs.aws.amazon.com/lambda/latest/dg/services-ddb-params.html
  */
 
 export interface FilterCriteria {
@@ -69,7 +69,7 @@ export interface MappingSettings {
   readonly tumblingWindowInSeconds: number;
 }
 
-/** The defaults CreateEventSourceMapping fills in (spec §2.1.15). */
+/** The defaults CreateEventSourceMapping fills in (docs/streams-and-lambda.md §2.1.15). */
 export const MAPPING_DEFAULTS = {
   enabled: true,
   batchSize: 100,
@@ -81,12 +81,15 @@ export const MAPPING_DEFAULTS = {
   tumblingWindowInSeconds: 0,
 } as const;
 
-/** Filters per mapping (spec §3.1: 5, or 10 with a quota increase). */
+/** Filters per mapping (docs/streams-and-lambda.md §3.1: 5, or 10 with a quota increase). */
 export const MAX_FILTERS = 5;
-/** Characters per filter pattern (spec §3.1). */
+/** Characters per filter pattern (docs/streams-and-lambda.md §3.1). */
 export const MAX_PATTERN_LENGTH = 4096;
 
-/** Integer members, their wire names and ranges (spec §2.1.1, .2, .6, .7, .8, .11). */
+/**
+ * Integer members, their wire names and ranges
+ * (docs/streams-and-lambda.md §2.1.1, §2.1.2, §2.1.6, §2.1.7, §2.1.8, §2.1.11).
+ */
 const RANGES: readonly [keyof EventSourceMappingSettingsInput, string, number, number][] = [
   ['BatchSize', 'batchSize', 1, 10_000],
   ['MaximumBatchingWindowInSeconds', 'maximumBatchingWindowInSeconds', 0, 300],
@@ -161,11 +164,13 @@ function constraintViolations(
   return violations;
 }
 
-/** The patterns of a FilterCriteria; `{}` or no Filters removes filtering (spec §3.2). */
+/**
+ * The patterns of a FilterCriteria; `{}` or no Filters removes filtering (docs/streams-and-lambda.md §3.2).
+ */
 function filterPatternsOf(criteria: FilterCriteria): string[] {
   const filters = criteria.Filters ?? [];
   if (!Array.isArray(filters)) throw new InvalidParameterValueException('Invalid filter pattern definition.');
-  // eddy's wording: AWS documents the error but no message was recorded (spec §3.1).
+  // eddy's wording: AWS documents the error but no message was recorded (docs/streams-and-lambda.md §3.1).
   if (filters.length > MAX_FILTERS)
     throw new InvalidParameterValueException(
       `The number of filters (${filters.length}) exceeds the maximum of ${MAX_FILTERS} per event source mapping.`,
@@ -181,14 +186,18 @@ function compileOrReject(patterns: readonly string[]): RecordMatcher | undefined
   try {
     return compileFilters(patterns);
   } catch (error) {
-    // Spec §3.2 (recorded message) and §3.7/§6.8 (EventBridge-only operators rejected too).
+    // docs/streams-and-lambda.md §3.2 (recorded message) and docs/streams-and-lambda.md §3.7/§6.8
+    // (EventBridge-only operators rejected too).
     if (error instanceof InvalidPatternError)
       throw new InvalidParameterValueException('Invalid filter pattern definition.');
     throw error;
   }
 }
 
-/** OnFailure only, to an SQS queue, SNS topic or S3 bucket; `''` removes it (spec §2.1.12). */
+/**
+ * OnFailure only, to an SQS queue, SNS topic or S3 bucket; `''` removes it
+ * (docs/streams-and-lambda.md §2.1.12).
+ */
 function onFailureOf(config: DestinationConfig): string | undefined {
   if (config.OnSuccess?.Destination !== undefined && config.OnSuccess.Destination !== '')
     // The wording AWS uses for destination members a mapping type does not support.
@@ -205,7 +214,7 @@ function onFailureOf(config: DestinationConfig): string | undefined {
 }
 
 function checkRecordAge(age: number | undefined): void {
-  // Spec §2.1.8 / §6.10: the API range is -1..604800, but 0..59 are refused.
+  // docs/streams-and-lambda.md §2.1.8 / §6.10: the API range is -1..604800, but 0..59 are refused.
   if (age !== undefined && age >= 0 && age < 60)
     throw new InvalidParameterValueException(
       'MaximumRecordAgeInSeconds must be either -1 (forever) or between 60 and 604800 (inclusive)',
@@ -223,12 +232,12 @@ export function resolveCreateSettings(input: CreateEventSourceMappingInput): Map
   const position = input.StartingPosition;
   if (input.StartingPositionTimestamp !== undefined && position !== 'AT_TIMESTAMP')
     throw new InvalidParameterValueException('Timestamp only valid with StartingPosition AT_TIMESTAMP');
-  // Spec §2.1.4: AT_TIMESTAMP is Kinesis-only (recorded message).
+  // docs/streams-and-lambda.md §2.1.4: AT_TIMESTAMP is Kinesis-only (recorded message).
   if (position === 'AT_TIMESTAMP')
     throw new InvalidParameterValueException(
       `Unsupported starting position for arn type: ${input.EventSourceArn}`,
     );
-  // eddy's wording: StartingPosition is required for stream sources (spec §2.1.4).
+  // eddy's wording: StartingPosition is required for stream sources (docs/streams-and-lambda.md §2.1.4).
   if (position === undefined)
     throw new InvalidParameterValueException(
       'StartingPosition is required for DynamoDB stream event sources.',

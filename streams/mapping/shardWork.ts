@@ -32,12 +32,12 @@ import { type AttemptOutcome, classifyResult, type ResponseRules } from './respo
 import type { MappingRuntime } from './runtime.js';
 import { deliverWindows } from './windowDelivery.js';
 
-/** Most records read per poll (GetRecords returns at most 1000, spec §1.5.5). */
+/** Most records read per poll (GetRecords returns at most 1000, docs/streams-and-lambda.md §1.5.5). */
 const CHUNK_SIZE = 1000;
 
 /**
- * A mapping's work on one shard (spec §2.2.3: a batch holds records of one shard): the pipeline
- * read → filter → (delay) → lanes → batch → invoke → settle, and the shard's checkpoint.
+ * A mapping's work on one shard (docs/streams-and-lambda.md §2.2.3: a batch holds records of one shard): the
+ * pipeline read → filter → (delay) → lanes → batch → invoke → settle, and the shard's checkpoint.
  */
 export class ShardWork {
   readonly tracker = new OutstandingRecords<PendingRecord>();
@@ -136,7 +136,7 @@ export class ShardWork {
     );
     const dueOf = this.runtime.dueOf;
     if (dueOf !== undefined) chunks$ = chunks$.pipe(delayRecords(dueOf, scheduler));
-    // Tumbling windows keep one state per shard (spec §2.6.2), so they run in one lane.
+    // Tumbling windows keep one state per shard (docs/streams-and-lambda.md §2.6.2), so they run in one lane.
     const lanes = settings.tumblingWindowInSeconds > 0 ? 1 : settings.parallelizationFactor;
     const done$ =
       lanes === 1
@@ -149,7 +149,10 @@ export class ShardWork {
     return done$.pipe(ignoreElements());
   }
 
-  /** One lane: batch, then deliver batches one at a time (spec §2.3.2: the lane waits on retries). */
+  /**
+   * One lane: batch, then deliver batches one at a time (docs/streams-and-lambda.md §2.3.2: the lane waits on
+   * retries).
+   */
   private lane(chunks$: Observable<PendingRecord[]>): Observable<unknown> {
     const { settings, scheduler, counters } = this.runtime;
     const batches$ = chunks$.pipe(
@@ -195,7 +198,7 @@ export class ShardWork {
     };
   }
 
-  /** Invokes the function and classifies the result (spec §2.3, §2.4). */
+  /** Invokes the function and classifies the result (docs/streams-and-lambda.md §2.3, §2.4). */
   async invoke(
     event: unknown,
     records: readonly PendingRecord[],
@@ -215,7 +218,7 @@ export class ShardWork {
     }
   }
 
-  /** Accounts for a report: counters, checkpoint, destination (spec §2.3.3, §2.5). */
+  /** Accounts for a report: counters, checkpoint, destination (docs/streams-and-lambda.md §2.3.3, §2.5). */
   settle(report: DeliveryReport<PendingRecord>): Observable<never> {
     const { counters } = this.runtime;
     switch (report.kind) {

@@ -18,7 +18,9 @@ import { lambdaRecordOf, type PendingRecord } from './records.js';
 import type { AttemptOutcome, ResponseRules } from './responses.js';
 import type { ShardWork } from './shardWork.js';
 
-/** State beyond this ends the window early (spec §2.6.2: "capped at 1 MB per shard"). */
+/**
+ * State beyond this ends the window early (docs/streams-and-lambda.md §2.6.2: "capped at 1 MB per shard").
+ */
 export const MAX_WINDOW_STATE_BYTES = 1024 * 1024;
 
 /** The window's final invocation failed until the retry policy gave up. */
@@ -27,12 +29,13 @@ class FinalInvocationFailed extends Error {
 }
 
 /**
- * Tumbling windows (spec §2.6) on one shard: every batch of a window is invoked with the window,
- * the `state` the previous invocation returned, `shardId` and `eventSourceARN`; a response
- * without `state` is a failed invocation (§2.6.2) and the retry policies apply (§2.6.3). When the
- * window ends a final invocation carries `isFinalInvokeForWindow: true` (and no records); when it
- * succeeds the window's records are checkpointed and the state dropped, and until it succeeds the
- * shard waits. State over 1 MB ends the window early (`isWindowTerminatedEarly`).
+ * Tumbling windows (docs/streams-and-lambda.md §2.6) on one shard: every batch of a window is invoked with
+ * the window, the `state` the previous invocation returned, `shardId` and `eventSourceARN`; a response
+ * without `state` is a failed invocation (docs/streams-and-lambda.md §2.6.2) and the retry policies apply
+ * (docs/streams-and-lambda.md §2.6.3). When the window ends a final invocation carries
+ * `isFinalInvokeForWindow: true` (and no records); when it succeeds the window's records are checkpointed and
+ * the state dropped, and until it succeeds the shard waits. State over 1 MB ends the window early
+ * (`isWindowTerminatedEarly`).
  */
 export function deliverWindows(batches$: Observable<PendingRecord[]>, work: ShardWork): Observable<unknown> {
   const { settings, scheduler, counters, recordSource, sourceArn } = work.runtime;

@@ -13,8 +13,8 @@ export function itemKeyOf(record: DynamoDBRecord): string {
 
 /**
  * Splits the records into one Observable per item (by `Keys`); each group sees its item's
- * records in commit order (spec §1.3.8), so per-item work can run in order with `concatMap`
- * inside the group while different items proceed independently.
+ * records in commit order (docs/streams-and-lambda.md §1.3.8), so per-item work can run in order with
+ * `concatMap` inside the group while different items proceed independently.
  *
  * ```
  * source:           -a1-b1-a2-b2-|

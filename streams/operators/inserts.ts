@@ -3,7 +3,8 @@ import type { MonoTypeOperatorFunction } from 'rxjs';
 import { ofEventName } from './ofEventName.js';
 
 /**
- * Keeps the `INSERT` records: new items (PutItem or UpdateItem of a new key, spec §1.3.1, §1.3.4).
+ * Keeps the `INSERT` records: new items (PutItem or UpdateItem of a new key,
+ * docs/streams-and-lambda.md §1.3.1, §1.3.4).
  *
  * ```
  * source:     -i-m-r-i-|

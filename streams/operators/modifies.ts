@@ -3,7 +3,8 @@ import type { MonoTypeOperatorFunction } from 'rxjs';
 import { ofEventName } from './ofEventName.js';
 
 /**
- * Keeps the `MODIFY` records: changed items (including a PutItem that replaces an item, spec §1.3.2).
+ * Keeps the `MODIFY` records: changed items (including a PutItem that replaces an item,
+ * docs/streams-and-lambda.md §1.3.2).
  *
  * ```
  * source:     -i-m-r-m-|

@@ -4,7 +4,7 @@ import { filter, type MonoTypeOperatorFunction } from 'rxjs';
 export type EventName = 'INSERT' | 'MODIFY' | 'REMOVE';
 
 /**
- * Keeps the records whose `eventName` is one of `names` (spec §1.1.2).
+ * Keeps the records whose `eventName` is one of `names` (docs/streams-and-lambda.md §1.1.2).
  *
  * ```
  * source:                          -i-m-r-i-|

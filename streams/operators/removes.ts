@@ -3,7 +3,7 @@ import type { MonoTypeOperatorFunction } from 'rxjs';
 import { ofEventName } from './ofEventName.js';
 
 /**
- * Keeps the `REMOVE` records: deleted items (DeleteItem and TTL deletes, spec §1.3.6).
+ * Keeps the `REMOVE` records: deleted items (DeleteItem and TTL deletes, docs/streams-and-lambda.md §1.3.6).
  *
  * ```
  * source:     -i-m-r-i-|

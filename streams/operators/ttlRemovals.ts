@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { filter, type MonoTypeOperatorFunction } from 'rxjs';
 
-/** The principal DynamoDB's TTL process deletes as (spec §1.2.8). */
+/** The principal DynamoDB's TTL process deletes as (docs/streams-and-lambda.md §1.2.8). */
 export const TTL_PRINCIPAL_ID = 'dynamodb.amazonaws.com';
 
 /** Whether a record is a TTL delete: REMOVE by the Service principal `dynamodb.amazonaws.com`. */
@@ -14,8 +14,9 @@ export function isTtlRemoval(record: DynamoDBRecord): boolean {
 
 /**
  * Keeps the deletes made by Time to Live, which carry
- * `userIdentity {type: "Service", principalId: "dynamodb.amazonaws.com"}` (spec §1.2.8); user
- * deletes carry no identity (§1.2.9). With `{ exclude: true }`, drops them instead.
+ * `userIdentity {type: "Service", principalId: "dynamodb.amazonaws.com"}`
+ * (docs/streams-and-lambda.md §1.2.8); user deletes carry no identity (docs/streams-and-lambda.md §1.2.9).
+ * With `{ exclude: true }`, drops them instead.
  *
  * ```
  * source:        -i-r-t-m-t-|    (r: DeleteItem, t: TTL delete)

@@ -17,8 +17,8 @@ const shardFilter: StructureShape = {
 };
 
 /**
- * DescribeStream (spec §1.4): status, view type, key schema and the shards with their lineage
- * and sequence number ranges, in lexical ShardId order, paged by `Limit` (≤ 100) and
+ * DescribeStream (docs/streams-and-lambda.md §1.4): status, view type, key schema and the shards with their
+ * lineage and sequence number ranges, in lexical ShardId order, paged by `Limit` (≤ 100) and
  * `ExclusiveStartShardId` (any id: shards after it in that order, Alternator `list_shards`).
  * `ShardFilter {Type: CHILD_SHARDS, ShardId}` lists the children of one shard.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_DescribeStream.html

@@ -9,12 +9,15 @@ export interface GetRecordsInput {
   Limit?: number;
 }
 
-/** GetRecords returns at most 1 MB of data (spec §1.5.5), counted as the records' SizeBytes. */
+/**
+ * GetRecords returns at most 1 MB of data (docs/streams-and-lambda.md §1.5.5), counted as the records'
+ * SizeBytes.
+ */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /**
- * GetRecords (spec §1.5.5–1.5.9): up to `Limit` (1..1000, default 1000) records or 1 MB, in
- * sequence-number order. `Records` is always present (empty when nothing is there yet) and
+ * GetRecords (docs/streams-and-lambda.md §1.5.5–1.5.9): up to `Limit` (1..1000, default 1000) records or 1
+ * MB, in sequence-number order. `Records` is always present (empty when nothing is there yet) and
  * `NextShardIterator` too, except once a closed shard has been read to its end, where the key is
  * absent (as real DynamoDB does; the docs say "null"). An iterator older than 15 minutes on the
  * engine clock is ExpiredIteratorException; one pointing at trimmed records,

@@ -20,8 +20,8 @@ export interface GetShardIteratorInput {
 }
 
 /**
- * GetShardIterator (spec §1.5.1–1.5.4): TRIM_HORIZON (oldest untrimmed record), LATEST (after
- * the newest), AT_/AFTER_SEQUENCE_NUMBER. SequenceNumber is required for the last two and
+ * GetShardIterator (docs/streams-and-lambda.md §1.5.1–1.5.4): TRIM_HORIZON (oldest untrimmed record), LATEST
+ * (after the newest), AT_/AFTER_SEQUENCE_NUMBER. SequenceNumber is required for the last two and
  * forbidden for the first two; an unknown shard of a valid stream is ResourceNotFoundException;
  * a sequence number older than the trim point is TrimmedDataAccessException.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_GetShardIterator.html

@@ -10,8 +10,8 @@ export interface ListStreamsInput {
 
 /**
  * ListStreams: the retained streams of the caller's account and region, enabled or disabled
- * (a disabled stream stays listed for 24 hours, spec §1.4.7), optionally of one table. Pages by
- * stream ARN order: `ExclusiveStartStreamArn` in, `LastEvaluatedStreamArn` out while more remain.
+ * (a disabled stream stays listed for 24 hours, docs/streams-and-lambda.md §1.4.7), optionally of one table.
+ * Pages by stream ARN order: `ExclusiveStartStreamArn` in, `LastEvaluatedStreamArn` out while more remain.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_ListStreams.html
  */
 export const listStreams = defineStreamsOperation<ListStreamsInput>({

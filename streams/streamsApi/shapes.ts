@@ -5,8 +5,8 @@ import type { IntegerShape, StringShape } from '../../core/validations/shape.js'
 /**
  * Request members and messages of the DynamoDB Streams API
  * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Operations_Amazon_DynamoDB_Streams.html).
- * Lengths are the API model's; the Limit maximums are the documented ones (spec §1.4.9, §1.5.5),
- * reported like any other constraint.
+ * Lengths are the API model's; the Limit maximums are the documented ones
+ * (docs/streams-and-lambda.md §1.4.9, §1.5.5), reported like any other constraint.
  */
 export const streamArn: StringShape = { kind: 'string', minLength: 37, maxLength: 1024 };
 export const shardId: StringShape = { kind: 'string', minLength: 28, maxLength: 65 };
@@ -32,7 +32,7 @@ export const limit = (max: number): IntegerShape => ({ kind: 'integer', min: 1, 
  * reference's text for ExpiredIteratorException.message (GetRecords, Errors). The sequence-number
  * rule's message follows the wording of the same rule in Kinesis (the service Streams shares its
  * iterator model with); the malformed-ARN and malformed-iterator messages are eddy's (AWS answers
- * ValidationException for both, spec §1.5.9, with no recorded text).
+ * ValidationException for both, docs/streams-and-lambda.md §1.5.9, with no recorded text).
  */
 export const StreamsMessages = {
   streamNotFound: (arn: string) => `Requested resource not found: Stream: ${arn} not found`,
@@ -47,7 +47,7 @@ export const StreamsMessages = {
   invalidSequenceNumber: (value: string) => `Invalid SequenceNumber: ${value} (decimal digits only)`,
 } as const;
 
-/** The parts of a stream ARN (spec §1.1.7). */
+/** The parts of a stream ARN (docs/streams-and-lambda.md §1.1.7). */
 export interface StreamArnParts {
   readonly region: string;
   readonly accountId: string;
@@ -61,7 +61,7 @@ const STREAM_ARN =
 /**
  * Parses a stream ARN.
  * @throws ValidationException for a malformed ARN (real DynamoDB; DynamoDB Local answers
- * ResourceNotFoundException, spec §1.5.9).
+ * ResourceNotFoundException, docs/streams-and-lambda.md §1.5.9).
  */
 export function parseStreamArn(arn: string): StreamArnParts {
   const match = STREAM_ARN.exec(arn);

@@ -9,15 +9,18 @@ export interface IteratorState {
   readonly shardId: string;
   /** Records with this ordinal or above come next. */
   readonly ordinal: number;
-  /** Epoch ms (engine clock) when the iterator was returned: it expires 15 minutes later (§1.5.3). */
+  /**
+   * Epoch ms (engine clock) when the iterator was returned: it expires 15 minutes later
+   * (docs/streams-and-lambda.md §1.5.3).
+   */
   readonly issuedAt: number;
 }
 
 /**
  * Shard iterators as opaque strings, `<StreamArn>|1|<position>.<mac>` like the service's
  * (`arn...|1|AAAA...`). The MAC (HMAC-SHA-256 with a per-change-log secret) makes a malformed or
- * edited iterator a ValidationException (spec §1.5.9) instead of a read from a forged position.
- * Iterators hold no state on the server: nothing to clean up when they expire.
+ * edited iterator a ValidationException (docs/streams-and-lambda.md §1.5.9) instead of a read from a forged
+ * position. Iterators hold no state on the server: nothing to clean up when they expire.
  */
 export class IteratorCodec {
   private readonly secret = randomBytes(32);

@@ -198,7 +198,7 @@ describe('file sink: a disk that refuses writes for a while', () => {
     undo = makeReadOnly(directory);
     const stuck = ttlBatch(4, 3);
     for (let attempt = 0; attempt < 3; attempt++) {
-      // The mapping retries the failed batch from its first record (spec §2.4.2).
+      // The mapping retries the failed batch from its first record (docs/streams-and-lambda.md §2.4.2).
       const response = await invoke(stuck);
       expect(response.batchItemFailures.map((failure) => failure.itemIdentifier)).toEqual([
         seq(4),

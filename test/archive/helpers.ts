@@ -63,9 +63,9 @@ function removeRecord(item: Image, options: RecordOptions, ttl: boolean): Dynamo
   return record;
 }
 
-/** A REMOVE made by TTL (spec §1.2.8). */
+/** A REMOVE made by TTL (docs/streams-and-lambda.md §1.2.8). */
 export const ttlRemove = (item: Image, options: RecordOptions = {}) => removeRecord(item, options, true);
-/** A REMOVE made by a user (no identity, spec §1.2.9). */
+/** A REMOVE made by a user (no identity, docs/streams-and-lambda.md §1.2.9). */
 export const userRemove = (item: Image, options: RecordOptions = {}) => removeRecord(item, options, false);
 
 /** TTL deletes of sessionItem(from..from+count-1), sequence numbers from..from+count-1. */

@@ -104,7 +104,7 @@ describe('archiver: which records', () => {
     expect((await listArchive(new FileStore(directory))).objects).toEqual([]);
   });
 
-  it('the exported FilterCriteria passes TTL deletes and stops user deletes (spec §3.14)', () => {
+  it('the exported FilterCriteria passes TTL deletes and stops user deletes (docs/streams-and-lambda.md §3.14)', () => {
     const matches = compileFilters(TTL_DELETE_FILTER_CRITERIA.Filters.map((filter) => filter.Pattern))!;
     expect(matches(ttlRemove(sessionItem(1)) as never)).toBe(true);
     expect(matches(userRemove(sessionItem(1)) as never)).toBe(false);

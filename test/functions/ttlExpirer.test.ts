@@ -40,7 +40,7 @@ const expirer = startExpirer;
 const tick = (engine: Engine, at = engine.clock.now()) =>
   scheduledEvent({ time: at, ruleName: 'ttl-expirer' }) as ScheduledEvent;
 
-describe('ttl-expirer: the seed demo "TTL is not schema"', () => {
+describe('ttl-expirer: the rory.horse demo "TTL is not schema"', () => {
   it('deletes the numeric TTL, ignores string TTLs forever, and accepts a string TTL without error', async () => {
     const { engine, clock } = ttlEngine();
     createTable(engine, 'schema-demo');
@@ -111,7 +111,7 @@ describe('ttl-expirer: the seed demo "TTL is not schema"', () => {
   });
 });
 
-describe('ttl-expirer: how it deletes (streams spec §1.2.8, §1.2.9, §5.9–5.11)', () => {
+describe('ttl-expirer: how it deletes (docs/streams-and-lambda.md §1.2.8, §1.2.9, §5.9–5.11)', () => {
   it('deletes as principal dynamodb.amazonaws.com; a user delete carries no identity', async () => {
     const { engine } = ttlEngine();
     createTable(engine, 'Sessions');
@@ -229,7 +229,7 @@ describe('ttl-expirer: how it deletes (streams spec §1.2.8, §1.2.9, §5.9–5.
   });
 });
 
-describe('ttl-expirer: batches and the deletion delay (streams spec §5.8)', () => {
+describe('ttl-expirer: batches and the deletion delay (docs/streams-and-lambda.md §5.8)', () => {
   it('deletes at most batchSize per run; drain works a backlog off batch by batch', async () => {
     const { engine } = ttlEngine();
     createTable(engine, 'Sessions');
@@ -322,7 +322,7 @@ describe('ttl-expirer: batches and the deletion delay (streams spec §5.8)', () 
   });
 });
 
-describe('ttl-expirer: the Lambda shape (streams spec §4.9)', () => {
+describe('ttl-expirer: the Lambda shape (docs/streams-and-lambda.md §4.9)', () => {
   it('runs as the deployed middy handler with provided ports', async () => {
     const { engine } = ttlEngine();
     createTable(engine, 'Sessions');

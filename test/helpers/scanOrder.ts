@@ -1,5 +1,5 @@
 /**
- * Partition keys in the order a DynamoDB Scan visits them, as recorded against AWS (spec §6.4.2:
+ * Partition keys in the order a DynamoDB Scan visits them, as recorded against AWS (docs/dynamodb.md §6.4.2:
  * ascending first 6 hex digits of an MD5 of the key). The key codec and Scan test against these.
  */
 export const RECORDED_S_SCAN_ORDER: readonly string[] = [

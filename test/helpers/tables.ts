@@ -38,8 +38,9 @@ export function addTable(
 }
 
 /**
- * CreateTable input of the seed's GameScores table (global-secondary-indexes.txt): key UserId +
- * GameTitle, and a GSI on GameTitle + TopScore (GameTitleIndex, KEYS_ONLY, unless told).
+ * CreateTable input of the GameScores table of the GSI guide: key UserId + GameTitle, and a GSI
+ * on GameTitle + TopScore (GameTitleIndex, KEYS_ONLY, unless told).
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html
  */
 export function gameScoresTable(
   options: { tableName?: string; indexName?: string; projection?: Record<string, unknown> } = {},

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EddyServer } from '../../infra/host/server.js';
 import { fakeAuthorization, jsonHeaders, type RawResponse, send, startServer } from './rawHttp.js';
 
-// Spec §1: the DynamoDB JSON 1.0 wire protocol, checked with raw HTTP on loopback.
+// docs/dynamodb.md §1: the DynamoDB JSON 1.0 wire protocol, checked with raw HTTP on loopback.
 let server: EddyServer;
 let url: string;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ const UNKNOWN_OPERATION = '{"__type":"com.amazon.coral.service#UnknownOperationE
 const MISSING_TOKEN =
   '{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","message":"Request is missing Authentication Token"}';
 
-/** Every protocol response carries these (spec §1.2.1). */
+/** Every protocol response carries these (docs/dynamodb.md §1.2.1). */
 function expectProtocolHeaders(response: RawResponse) {
   expect(response.headers['x-amzn-requestid']).toMatch(/^[0-9A-Z]{52}$/);
   expect(response.headers['content-length']).toBe(String(response.body.length));
@@ -29,7 +29,7 @@ async function expectStillServing() {
   expect(response.json).toMatchObject({ operation: 'Echo', input: { ping: 1 } });
 }
 
-describe('content types (spec §1.1.2, §1.1.3)', () => {
+describe('content types (docs/dynamodb.md §1.1.2, §1.1.3)', () => {
   it.each([
     ['application/x-amz-json-1.0', 'application/x-amz-json-1.0'],
     ['application/json', 'application/json'],
@@ -96,7 +96,7 @@ describe('content types (spec §1.1.2, §1.1.3)', () => {
   });
 });
 
-describe('response headers (spec §1.2.1)', () => {
+describe('response headers (docs/dynamodb.md §1.2.1)', () => {
   it('gives every response its own 52-character request id', async () => {
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => send(url, { headers: jsonHeaders(ECHO), body: '{}' })),
@@ -122,7 +122,7 @@ describe('response headers (spec §1.2.1)', () => {
   });
 });
 
-describe('body size limit (spec §1.1.4)', () => {
+describe('body size limit (docs/dynamodb.md §1.1.4)', () => {
   const SIXTEEN_MIB = 16 * 1024 * 1024;
   /** A JSON object of exactly `size` bytes. */
   const jsonOfSize = (size: number) => `{"a":"${'x'.repeat(size - 8)}"}`;
@@ -166,7 +166,7 @@ describe('body size limit (spec §1.1.4)', () => {
   });
 });
 
-describe('JSON and targets (spec §1.2.4, §1.2.5, §8.1)', () => {
+describe('JSON and targets (docs/dynamodb.md §1.2.4, §1.2.5, §8.1)', () => {
   it.each(['{', 'hi', '{"a":}', '\u0000'])(
     'answers SerializationException without message for %j',
     async (body) => {
@@ -247,7 +247,7 @@ describe('JSON and targets (spec §1.2.4, §1.2.5, §8.1)', () => {
   });
 });
 
-describe('authentication (spec §1.2.6)', () => {
+describe('authentication (docs/dynamodb.md §1.2.6)', () => {
   const withoutAuth = { 'Content-Type': 'application/x-amz-json-1.0', 'X-Amz-Target': ECHO };
 
   it('answers MissingAuthenticationTokenException without an Authorization header', async () => {
@@ -333,7 +333,7 @@ describe('authentication (spec §1.2.6)', () => {
   });
 });
 
-describe('CORS and health (spec §1.1.6)', () => {
+describe('CORS and health (docs/dynamodb.md §1.1.6)', () => {
   it('adds Access-Control-Allow-Origin to answers of requests with Origin', async () => {
     const response = await send(url, {
       headers: { ...jsonHeaders(ECHO), Origin: 'http://app.test' },

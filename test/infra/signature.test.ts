@@ -9,7 +9,7 @@ import type { EddyServer } from '../../infra/host/server.js';
 import { addTable } from '../helpers/tables.js';
 import { echoService, send, startServer } from './rawHttp.js';
 
-// Spec §1.2.6 with configured credentials: signatures are verified with @smithy/signature-v4.
+// docs/dynamodb.md §1.2.6 with configured credentials: signatures are verified with @smithy/signature-v4.
 const KEY = { accessKeyId: 'AKIDEDDY', secretAccessKey: 'correct-secret', accountId: '123456789012' };
 const GET_MISSING = new GetItemCommand({ TableName: 'Missing', Key: { id: { S: '1' } } });
 

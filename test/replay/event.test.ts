@@ -36,7 +36,7 @@ beforeAll(async () => {
   served = await serveStack({ tables: [ORDERS, MESSAGES] });
   await writeOrders(served.stack);
   const client = served.stack.client();
-  // The item of AWS's own example event (streams spec §1.2.7: 26 bytes with its keys).
+  // The item of AWS's own example event (docs/streams-and-lambda.md §1.2.7: 26 bytes with its keys).
   await client.send(
     new PutItemCommand({ TableName: 'Messages', Item: { Id: { N: '101' }, Message: { S: 'New item!' } } }),
   );

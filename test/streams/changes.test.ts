@@ -175,7 +175,7 @@ describe('changes$ replay (cold)', () => {
   });
 });
 
-describe('changes$ view types (spec §1.2.3)', () => {
+describe('changes$ view types (docs/streams-and-lambda.md §1.2.3)', () => {
   it('narrows records to a view type the stream covers', async () => {
     const f = orders('NEW_AND_OLD_IMAGES');
     put(f.engine, 'Orders', { pk: s('a'), v: n(1) });

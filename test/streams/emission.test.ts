@@ -5,7 +5,7 @@ import { changes$ } from '../../streams/changes.js';
 import { readStreamRecords } from '../helpers/streamRecords.js';
 import { createTable, del, fixture, n, put, type StreamsFixture, s } from './helpers.js';
 
-/** Spec §1.3: when records are emitted, through the RxJS API and the Streams API. */
+/** docs/streams-and-lambda.md §1.3: when records are emitted, through the RxJS API and the Streams API. */
 
 async function records(f: StreamsFixture, table = 'Items'): Promise<DynamoDBRecord[]> {
   return lastValueFrom(changes$(f.changeLog, table, { from: 'TRIM_HORIZON', follow: false }).pipe(toArray()));
@@ -25,15 +25,15 @@ function setup() {
 
 const key = { pk: s('p'), sk: s('c') };
 
-describe('when records are emitted (spec §1.3)', () => {
-  it('writes one INSERT for a PutItem of a new key (§1.3.1)', async () => {
+describe('when records are emitted (docs/streams-and-lambda.md §1.3)', () => {
+  it('writes one INSERT for a PutItem of a new key (docs/streams-and-lambda.md §1.3.1)', async () => {
     const { f, arn } = setup();
     put(f.engine, 'Items', { ...key, x: n(2) });
     expect((await records(f)).map(summary)).toEqual([['INSERT', null, { ...key, x: { N: '2' } }]]);
     expect(readStreamRecords(f.streams, arn)).toHaveLength(1);
   });
 
-  it('writes one MODIFY for a PutItem that replaces an item, attributes absent from the new item absent from NewImage (§1.3.2)', async () => {
+  it('writes one MODIFY for a PutItem that replaces an item, attributes absent from the new item absent from NewImage (docs/streams-and-lambda.md §1.3.2)', async () => {
     const { f } = setup();
     put(f.engine, 'Items', { ...key, a: n(1) });
     put(f.engine, 'Items', { ...key, b: n(2) });
@@ -43,7 +43,7 @@ describe('when records are emitted (spec §1.3)', () => {
     ]);
   });
 
-  it('writes nothing for a write that changes no data (§1.3.3)', async () => {
+  it('writes nothing for a write that changes no data (docs/streams-and-lambda.md §1.3.3)', async () => {
     const { f, arn } = setup();
     put(f.engine, 'Items', { ...key, x: n(2), tags: { SS: ['b', 'a'] } });
     put(f.engine, 'Items', { ...key, x: n(2), tags: { SS: ['a', 'b'] } });
@@ -57,7 +57,7 @@ describe('when records are emitted (spec §1.3)', () => {
     expect(readStreamRecords(f.streams, arn)).toHaveLength(1);
   });
 
-  it('writes INSERT for an UpdateItem that creates the item, then MODIFY with whole images (§1.3.4)', async () => {
+  it('writes INSERT for an UpdateItem that creates the item, then MODIFY with whole images (docs/streams-and-lambda.md §1.3.4)', async () => {
     const { f } = setup();
     f.engine.execute('UpdateItem', {
       TableName: 'Items',
@@ -77,13 +77,13 @@ describe('when records are emitted (spec §1.3)', () => {
     ]);
   });
 
-  it('writes INSERT with a key-only NewImage for an UpdateItem with only Key (§1.3.4)', async () => {
+  it('writes INSERT with a key-only NewImage for an UpdateItem with only Key (docs/streams-and-lambda.md §1.3.4)', async () => {
     const { f } = setup();
     f.engine.execute('UpdateItem', { TableName: 'Items', Key: key });
     expect((await records(f)).map(summary)).toEqual([['INSERT', null, key]]);
   });
 
-  it('writes MODIFY (not REMOVE) with a key-only NewImage when UpdateItem removes every non-key attribute (§1.3.5)', async () => {
+  it('writes MODIFY (not REMOVE) with a key-only NewImage when UpdateItem removes every non-key attribute (docs/streams-and-lambda.md §1.3.5)', async () => {
     const { f } = setup();
     put(f.engine, 'Items', { ...key, a: n(1), b: n(2) });
     f.engine.execute('UpdateItem', { TableName: 'Items', Key: key, UpdateExpression: 'REMOVE a, b' });
@@ -94,7 +94,7 @@ describe('when records are emitted (spec §1.3)', () => {
     ]);
   });
 
-  it('writes REMOVE with OldImage for a DeleteItem, and nothing for a delete of a missing key (§1.3.6)', async () => {
+  it('writes REMOVE with OldImage for a DeleteItem, and nothing for a delete of a missing key (docs/streams-and-lambda.md §1.3.6)', async () => {
     const { f } = setup();
     put(f.engine, 'Items', { ...key, y: n(3) });
     del(f.engine, 'Items', key);
@@ -105,7 +105,7 @@ describe('when records are emitted (spec §1.3)', () => {
     ]);
   });
 
-  it('follows the same rules for BatchWriteItem, one record per item change (§1.3.7)', async () => {
+  it('follows the same rules for BatchWriteItem, one record per item change (docs/streams-and-lambda.md §1.3.7)', async () => {
     const { f } = setup();
     put(f.engine, 'Items', { ...key, b: n(4), x: n(5) });
     f.engine.execute('BatchWriteItem', {
@@ -155,7 +155,7 @@ describe('when records are emitted (spec §1.3)', () => {
     expect((await records(f, 'Other')).map((record) => record.eventName)).toEqual(['INSERT']);
   });
 
-  it('delivers each record exactly once, and one item’s records in the order of its modifications (§1.3.8)', async () => {
+  it('delivers each record exactly once, and one item’s records in the order of its modifications (docs/streams-and-lambda.md §1.3.8)', async () => {
     const { f, arn } = setup();
     for (let i = 0; i < 200; i++) put(f.engine, 'Items', { pk: s(`k${i % 7}`), sk: s('c'), v: n(i) });
     const got = await records(f);
@@ -173,7 +173,7 @@ describe('when records are emitted (spec §1.3)', () => {
     }
   });
 
-  it('puts every record of one item on the same shard (§1.3.9)', () => {
+  it('puts every record of one item on the same shard (docs/streams-and-lambda.md §1.3.9)', () => {
     const { f, arn } = setup();
     for (let i = 0; i < 120; i++) put(f.engine, 'Items', { pk: s(`k${i % 12}`), sk: s('c'), v: n(i) });
     const description = f.streams.execute('DescribeStream', { StreamArn: arn }).StreamDescription as {

@@ -26,7 +26,7 @@ function stream(options: { shardCount?: number; rolloverPeriod?: string } = {}) 
   return { f, stream: () => f.changeLog.tableStream('000000000000', 'us-east-1', 'Items')! };
 }
 
-describe('sequence numbers (spec §1.2.6)', () => {
+describe('sequence numbers (docs/streams-and-lambda.md §1.2.6)', () => {
   it('formats ordinals as 21 decimal digits whose text order is their numeric order', () => {
     expect(formatSequenceNumber(1)).toBe('100000000000000000001');
     expect(formatSequenceNumber(MAX_ORDINAL)).toMatch(/^\d{21}$/);

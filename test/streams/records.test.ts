@@ -18,7 +18,7 @@ import {
   ttlDelete,
 } from './helpers.js';
 
-/** Spec §1.1 and §1.2: the record envelope and the StreamRecord body, via both APIs. */
+/** docs/streams-and-lambda.md §1.1 and §1.2: the record envelope and the StreamRecord body, via both APIs. */
 
 /** The table's records from the RxJS replay and from GetRecords (in sequence-number order). */
 async function bothWays(f: StreamsFixture, table: string, arn: string) {
@@ -46,7 +46,7 @@ function asWire(record: DynamoDBRecord): Record<string, unknown> {
     : { ...rest, userIdentity: { Type: userIdentity.type, PrincipalId: userIdentity.principalId } };
 }
 
-describe('record envelope (spec §1.1)', () => {
+describe('record envelope (docs/streams-and-lambda.md §1.1)', () => {
   it('carries eventID, eventName, eventVersion 1.1, eventSource aws:dynamodb, awsRegion and dynamodb, in the recorded order', async () => {
     const f = fixture();
     const arn = createTable(f.engine, 'Orders', 'NEW_AND_OLD_IMAGES').LatestStreamArn as string;
@@ -114,7 +114,7 @@ describe('record envelope (spec §1.1)', () => {
   });
 });
 
-describe('StreamRecord body (spec §1.2)', () => {
+describe('StreamRecord body (docs/streams-and-lambda.md §1.2)', () => {
   it('holds only the key attributes in Keys, with the view type on every record', async () => {
     const f = fixture();
     const arn = createTable(f.engine, 'Orders', 'NEW_IMAGE', { range: true }).LatestStreamArn as string;
@@ -128,7 +128,7 @@ describe('StreamRecord body (spec §1.2)', () => {
     });
   });
 
-  it('writes Keys as typed AttributeValue JSON: N as a normalised digit string, B as base64 (§1.2.1)', async () => {
+  it('writes Keys as typed AttributeValue JSON: N as a normalised digit string, B as base64 (docs/streams-and-lambda.md §1.2.1)', async () => {
     const f = fixture();
     const arn = createKeyedTable(
       f.engine,
@@ -152,7 +152,7 @@ describe('StreamRecord body (spec §1.2)', () => {
     ['NEW_AND_OLD_IMAGES', ['NewImage'], ['NewImage', 'OldImage'], ['OldImage']],
   ];
   it.each(table)(
-    'shows the images of §1.2.3 for %s (INSERT %j, MODIFY %j, REMOVE %j)',
+    'shows the images of docs/streams-and-lambda.md §1.2.3 for %s (INSERT %j, MODIFY %j, REMOVE %j)',
     async (viewType, insert, modify, remove) => {
       const f = fixture();
       const arn = createTable(f.engine, 'Orders', viewType).LatestStreamArn as string;
@@ -167,7 +167,7 @@ describe('StreamRecord body (spec §1.2)', () => {
     },
   );
 
-  it('puts the whole item in NewImage and OldImage, key included, even an item of only its key (§1.2.4)', async () => {
+  it('puts the whole item in NewImage and OldImage, key included, even an item of only its key (docs/streams-and-lambda.md §1.2.4)', async () => {
     const f = fixture();
     createTable(f.engine, 'Orders', 'NEW_AND_OLD_IMAGES');
     put(f.engine, 'Orders', { pk: s('a') });
@@ -185,7 +185,7 @@ describe('StreamRecord body (spec §1.2)', () => {
     expect(rx[1]!.dynamodb!.NewImage).toEqual({ pk: { S: 'a' }, x: { N: '1' } });
   });
 
-  it('gives ApproximateCreationDateTime as whole epoch seconds, rounded down (§1.2.5)', async () => {
+  it('gives ApproximateCreationDateTime as whole epoch seconds, rounded down (docs/streams-and-lambda.md §1.2.5)', async () => {
     const f = fixture();
     createTable(f.engine, 'Orders', 'KEYS_ONLY');
     await f.clock.advance(1999);
@@ -197,7 +197,7 @@ describe('StreamRecord body (spec §1.2)', () => {
     expect(String(record!.dynamodb!.ApproximateCreationDateTime)).toMatch(/^\d{10}$/);
   });
 
-  it('numbers records with 21 to 40 decimal digits, strictly increasing as big integers (§1.2.6)', async () => {
+  it('numbers records with 21 to 40 decimal digits, strictly increasing as big integers (docs/streams-and-lambda.md §1.2.6)', async () => {
     const f = fixture();
     createTable(f.engine, 'Orders', 'KEYS_ONLY');
     for (let i = 0; i < 20; i++) put(f.engine, 'Orders', { pk: s('same'), v: n(i) });
@@ -209,7 +209,7 @@ describe('StreamRecord body (spec §1.2)', () => {
     for (let i = 1; i < numbers.length; i++) expect(BigInt(numbers[i]!) > BigInt(numbers[i - 1]!)).toBe(true);
   });
 
-  describe('SizeBytes (§1.2.7 test vectors)', () => {
+  describe('SizeBytes (docs/streams-and-lambda.md §1.2.7 test vectors)', () => {
     it('is 26, 59 and 38 for the AWS INSERT/MODIFY/REMOVE example events', async () => {
       const f = fixture();
       const arn = createKeyedTable(f.engine, 'ExampleTable', [['Id', 'N']], 'NEW_AND_OLD_IMAGES');
@@ -276,7 +276,7 @@ describe('StreamRecord body (spec §1.2)', () => {
     });
   });
 
-  describe('userIdentity (§1.2.8, §1.2.9)', () => {
+  describe('userIdentity (docs/streams-and-lambda.md §1.2.8, §1.2.9)', () => {
     it('marks TTL deletes with the service principal: lower camel case for Lambda, capitalised on the wire', async () => {
       const f = fixture();
       const arn = createTable(f.engine, 'Sessions', 'OLD_IMAGE').LatestStreamArn as string;

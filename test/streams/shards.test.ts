@@ -15,7 +15,10 @@ import {
   setStream,
 } from './helpers.js';
 
-/** Spec §1.4: shards, lineage, rollover and retention on a virtual clock; §1.6 stream lifecycle. */
+/**
+ * docs/streams-and-lambda.md §1.4: shards, lineage, rollover and retention on a virtual clock;
+ * docs/streams-and-lambda.md §1.6 stream lifecycle.
+ */
 
 interface ShardOut {
   ShardId: string;
@@ -48,8 +51,8 @@ function shardRecords(f: StreamsFixture, arn: string, shardId: string): DynamoDB
   return f.streams.execute('GetRecords', { ShardIterator: iterator }).Records as DynamoDBRecord[];
 }
 
-describe('shards (spec §1.4)', () => {
-  it('starts a stream with 4 open shards whose ids follow shardId-<20-digit epoch-ms>-<8 hex> (§1.4.2, §1.4.4)', () => {
+describe('shards (docs/streams-and-lambda.md §1.4)', () => {
+  it('starts a stream with 4 open shards whose ids follow shardId-<20-digit epoch-ms>-<8 hex> (docs/streams-and-lambda.md §1.4.2, §1.4.4)', () => {
     const f = fixture();
     const arn = createTable(f.engine, 'Items', 'KEYS_ONLY').LatestStreamArn as string;
     const description = describeStream(f, arn);
@@ -58,7 +61,7 @@ describe('shards (spec §1.4)', () => {
       expect(shard.ShardId).toMatch(/^shardId-\d{20}-[0-9a-f]{8}$/);
       expect(shard.ShardId.length).toBeGreaterThanOrEqual(28);
       expect(shard.ShardId.length).toBeLessThanOrEqual(65);
-      // The creation epoch-ms matches the stream label (§1.4.4).
+      // The creation epoch-ms matches the stream label (docs/streams-and-lambda.md §1.4.4).
       expect(Number(shard.ShardId.slice(8, 28))).toBe(Date.parse(`${description.StreamLabel}Z`));
       expect(shard.SequenceNumberRange.StartingSequenceNumber).toMatch(/^\d{21,40}$/);
       expect(shard.SequenceNumberRange.EndingSequenceNumber).toBeUndefined();
@@ -72,7 +75,7 @@ describe('shards (spec §1.4)', () => {
     expect(describeStream(f, arn).Shards).toHaveLength(1);
   });
 
-  it('rolls every shard over to one child after 4 hours, even with no writes (§1.4.1, §1.4.5)', async () => {
+  it('rolls every shard over to one child after 4 hours, even with no writes (docs/streams-and-lambda.md §1.4.1, §1.4.5)', async () => {
     const f = fixture();
     const arn = createTable(f.engine, 'Items', 'KEYS_ONLY').LatestStreamArn as string;
     const parents = describeStream(f, arn).Shards;
@@ -89,7 +92,7 @@ describe('shards (spec §1.4)', () => {
     }
   });
 
-  it('rolls over on the configured period and keeps one item on the child of its shard, in order (§1.4.3)', async () => {
+  it('rolls over on the configured period and keeps one item on the child of its shard, in order (docs/streams-and-lambda.md §1.4.3)', async () => {
     const f = fixture({ changeLog: { rolloverPeriod: '1h' } });
     const arn = createTable(f.engine, 'Items', 'NEW_IMAGE').LatestStreamArn as string;
     for (let i = 0; i < 6; i++) {
@@ -113,7 +116,7 @@ describe('shards (spec §1.4)', () => {
     expect(values).toEqual(['0', '1', '2', '3', '4', '5']);
   });
 
-  it('trims records older than 24 hours and drops closed shards once all they held is past retention (§1.4.6)', async () => {
+  it('trims records older than 24 hours and drops closed shards once all they held is past retention (docs/streams-and-lambda.md §1.4.6)', async () => {
     const f = fixture();
     const arn = createTable(f.engine, 'Items', 'KEYS_ONLY').LatestStreamArn as string;
     put(f.engine, 'Items', { pk: s('old') });
@@ -149,7 +152,7 @@ describe('shards (spec §1.4)', () => {
     expect(readStreamRecords(f.streams, arn)).toHaveLength(1);
   });
 
-  it('answers TrimmedDataAccessException for a sequence number older than the trim point, and for an iterator whose record was trimmed before use (§1.5.4)', async () => {
+  it('answers TrimmedDataAccessException for a sequence number older than the trim point, and for an iterator whose record was trimmed before use (docs/streams-and-lambda.md §1.5.4)', async () => {
     const f = fixture({ changeLog: { shardCount: 1 } });
     const arn = createTable(f.engine, 'Items', 'KEYS_ONLY').LatestStreamArn as string;
     put(f.engine, 'Items', { pk: s('a') });
@@ -189,7 +192,7 @@ describe('shards (spec §1.4)', () => {
   });
 });
 
-describe('DescribeStream (spec §1.4.2, §1.4.8, §1.4.9)', () => {
+describe('DescribeStream (docs/streams-and-lambda.md §1.4.2, §1.4.8, §1.4.9)', () => {
   it('describes the stream: ARN, label, status, view type, creation time, table and key schema', () => {
     const f = fixture();
     const arn = createTable(f.engine, 'Items', 'NEW_IMAGE', { range: true }).LatestStreamArn as string;
@@ -271,7 +274,7 @@ describe('DescribeStream (spec §1.4.2, §1.4.8, §1.4.9)', () => {
     });
   });
 
-  it('shows ENABLING and DISABLING while the table update settles (§1.4.8)', async () => {
+  it('shows ENABLING and DISABLING while the table update settles (docs/streams-and-lambda.md §1.4.8)', async () => {
     const f = fixture({ engine: { transientStatusDelayMs: 1000 } });
     const arn = createTable(f.engine, 'Items', 'KEYS_ONLY').LatestStreamArn as string;
     expect(describeStream(f, arn).StreamStatus).toBe('ENABLING');
@@ -284,7 +287,7 @@ describe('DescribeStream (spec §1.4.2, §1.4.8, §1.4.9)', () => {
   });
 });
 
-describe('stream lifecycle (spec §1.4.7, §1.1.8, §1.6)', () => {
+describe('stream lifecycle (docs/streams-and-lambda.md §1.4.7, §1.1.8, §1.6)', () => {
   it('closes every shard on disable, stays listable, describable and readable for 24 hours, then is gone', async () => {
     const f = fixture();
     const arn = createTable(f.engine, 'Items', 'KEYS_ONLY').LatestStreamArn as string;
@@ -297,7 +300,8 @@ describe('stream lifecycle (spec §1.4.7, §1.1.8, §1.6)', () => {
     expect(f.streams.execute('ListStreams', { TableName: 'Items' }).Streams).toEqual([
       { StreamArn: arn, TableName: 'Items', StreamLabel: '2026-01-01T12:00:00.000' },
     ]);
-    // Readable to the end: the shard holding the record ends without NextShardIterator (§1.5.7).
+    // Readable to the end: the shard holding the record ends without NextShardIterator
+    // (docs/streams-and-lambda.md §1.5.7).
     let total = 0;
     for (const shard of description.Shards) {
       const iterator = f.streams.execute('GetShardIterator', {

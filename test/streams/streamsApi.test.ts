@@ -4,7 +4,7 @@ import { toWireJson } from '../../core/wire.js';
 import { EXPIRED, NOT_FOUND, VALIDATION, wireError } from '../helpers/errors.js';
 import { createTable, fixture, n, put, type StreamsFixture, s } from './helpers.js';
 
-/** Spec §1.5 (GetShardIterator, GetRecords) and ListStreams, through StreamsService. */
+/** docs/streams-and-lambda.md §1.5 (GetShardIterator, GetRecords) and ListStreams, through StreamsService. */
 
 function oneShard(viewType: 'KEYS_ONLY' | 'NEW_IMAGE' | 'NEW_AND_OLD_IMAGES' = 'KEYS_ONLY') {
   const f = fixture({ changeLog: { shardCount: 1 } });
@@ -42,7 +42,7 @@ function getRecords(f: StreamsFixture, shardIterator: string, limit?: number) {
 
 const keysOf = (records: DynamoDBRecord[]) => records.map((record) => record.dynamodb!.Keys!.pk!.S);
 
-describe('GetShardIterator (spec §1.5.1, §1.5.2)', () => {
+describe('GetShardIterator (docs/streams-and-lambda.md §1.5.1, §1.5.2)', () => {
   it('starts TRIM_HORIZON at the oldest record, LATEST after the newest, AT_ at and AFTER_ after a sequence number', () => {
     const { f, arn, shardId } = oneShard();
     put(f.engine, 'Items', { pk: s('a') });
@@ -125,7 +125,7 @@ describe('GetShardIterator (spec §1.5.1, §1.5.2)', () => {
   });
 });
 
-describe('GetRecords (spec §1.5.5–§1.5.9)', () => {
+describe('GetRecords (docs/streams-and-lambda.md §1.5.5–§1.5.9)', () => {
   it('returns at most Limit records and rejects Limit above 1000', () => {
     const { f, arn, shardId } = oneShard();
     for (let i = 0; i < 5; i++) put(f.engine, 'Items', { pk: s(`k${i}`) });
@@ -153,7 +153,7 @@ describe('GetRecords (spec §1.5.5–§1.5.9)', () => {
     expect(keysOf(getRecords(f, first.next!).records)).toEqual(['k3']);
   });
 
-  it('returns Records: [] and a NextShardIterator on an open shard with nothing new (§1.5.6)', () => {
+  it('returns Records: [] and a NextShardIterator on an open shard with nothing new (docs/streams-and-lambda.md §1.5.6)', () => {
     const { f, arn, shardId } = oneShard();
     const empty = getRecords(f, iterator(f, arn, shardId, 'LATEST'));
     expect(empty.output).toEqual({ Records: [], NextShardIterator: expect.any(String) });
@@ -161,7 +161,7 @@ describe('GetRecords (spec §1.5.5–§1.5.9)', () => {
     expect(keysOf(getRecords(f, empty.next!).records)).toEqual(['later']);
   });
 
-  it('omits NextShardIterator once a closed shard is read to its end (§1.5.7)', async () => {
+  it('omits NextShardIterator once a closed shard is read to its end (docs/streams-and-lambda.md §1.5.7)', async () => {
     const { f, arn, shardId } = oneShard();
     put(f.engine, 'Items', { pk: s('a') });
     put(f.engine, 'Items', { pk: s('b') });
@@ -174,7 +174,7 @@ describe('GetRecords (spec §1.5.5–§1.5.9)', () => {
     expect(getRecords(f, iterator(f, arn, shardId, 'LATEST')).output).toEqual({ Records: [] });
   });
 
-  it('re-reads the same records in the same order with the same sequence numbers (§1.5.8)', () => {
+  it('re-reads the same records in the same order with the same sequence numbers (docs/streams-and-lambda.md §1.5.8)', () => {
     const { f, arn, shardId } = oneShard('NEW_AND_OLD_IMAGES');
     for (let i = 0; i < 10; i++) put(f.engine, 'Items', { pk: s(`k${i % 3}`), v: n(i) });
     const once = getRecords(f, iterator(f, arn, shardId, 'TRIM_HORIZON')).records;
@@ -184,7 +184,7 @@ describe('GetRecords (spec §1.5.5–§1.5.9)', () => {
     expect(numbers).toEqual([...numbers].sort((a, b) => (a < b ? -1 : 1)));
   });
 
-  it('answers ExpiredIteratorException for an iterator more than 15 minutes old (§1.5.3)', async () => {
+  it('answers ExpiredIteratorException for an iterator more than 15 minutes old (docs/streams-and-lambda.md §1.5.3)', async () => {
     const { f, arn, shardId } = oneShard();
     const fresh = iterator(f, arn, shardId, 'TRIM_HORIZON');
     await f.clock.advance('15m');
@@ -196,7 +196,7 @@ describe('GetRecords (spec §1.5.5–§1.5.9)', () => {
     });
   });
 
-  it('answers ValidationException for a malformed or edited iterator (§1.5.9)', () => {
+  it('answers ValidationException for a malformed or edited iterator (docs/streams-and-lambda.md §1.5.9)', () => {
     const { f, arn, shardId } = oneShard();
     const good = iterator(f, arn, shardId, 'TRIM_HORIZON');
     for (const bad of [

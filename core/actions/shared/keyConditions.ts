@@ -6,7 +6,7 @@ import { encodeKeyValue } from '../../model/keyCodec.js';
 import type { KeyShape } from '../../store/table.js';
 
 /**
- * A Query's key condition checked against the key schema (spec §6.1.3) and turned into a
+ * A Query's key condition checked against the key schema (docs/dynamodb.md §6.1.3) and turned into a
  * partition key and bounds on the encoded sort key.
  */
 export interface KeyRange {

@@ -4,7 +4,7 @@ import type { Table } from '../../store/table.js';
 
 /**
  * Key attributes are scalars: a document path that goes inside one (`pk.a`, `pk[0]`) is refused
- * in projections, filters and updates (spec §4.2.3).
+ * in projections, filters and updates (docs/dynamodb.md §4.2.3).
  */
 export function checkKeyPathsAreScalar(paths: readonly DocumentPath[], table: Table): void {
   const tableKeys = new Set([table.key.hash.name, table.key.range?.name]);
@@ -27,7 +27,7 @@ export function checkKeyPathsAreScalar(paths: readonly DocumentPath[], table: Ta
 }
 
 /**
- * An update may not touch a table key attribute, not even inside it (spec §4.2.3); the hash key
+ * An update may not touch a table key attribute, not even inside it (docs/dynamodb.md §4.2.3); the hash key
  * is reported before the range key. A nested path into an index key is the scalar error.
  */
 export function checkUpdateTargets(targets: readonly DocumentPath[], table: Table): void {

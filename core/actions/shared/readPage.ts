@@ -7,7 +7,7 @@ import type { ReadTarget } from './readTarget.js';
 import { withOptional } from './writeSupport.js';
 
 /**
- * One page of a Query or Scan (spec §6.2): `Limit` counts items evaluated before the filter; a
+ * One page of a Query or Scan (docs/dynamodb.md §6.2): `Limit` counts items evaluated before the filter; a
  * page also stops once 1 MB of evaluated data has been read (the item that crosses it is
  * included and becomes LastEvaluatedKey); Count is what matched, ScannedCount what was read.
  */
@@ -39,7 +39,7 @@ export interface Page {
   count: number;
   scannedCount: number;
   lastEvaluatedKey: AttributeMap | undefined;
-  /** Bytes of evaluated items (capacity is charged on what was read, spec §4.3.3). */
+  /** Bytes of evaluated items (capacity is charged on what was read, docs/dynamodb.md §4.3.3). */
   bytesRead: number;
 }
 
@@ -74,7 +74,10 @@ export function readPage(entries: Iterable<PageEntry>, options: PageOptions): Pa
   return { items, count, scannedCount, lastEvaluatedKey, bytesRead };
 }
 
-/** Query/Scan capacity: the page's bytes rounded up to 4 KB once, halved when eventual (spec §4.3.3). */
+/**
+ * Query/Scan capacity: the page's bytes rounded up to 4 KB once, halved when eventual
+ * (docs/dynamodb.md §4.3.3).
+ */
 export function pageCapacity(
   mode: ReturnConsumedCapacity | undefined,
   tableName: string,
@@ -84,7 +87,7 @@ export function pageCapacity(
 ) {
   const units = Math.max(1, Math.ceil(bytesRead / READ_UNIT_BYTES)) * (consistentRead ? 1 : 0.5);
   if (indexName === undefined) return consumedCapacity(mode, tableName, units);
-  // An index read charges the index; the table's share is 0 (spec §4.3.3).
+  // An index read charges the index; the table's share is 0 (docs/dynamodb.md §4.3.3).
   return consumedCapacity(
     mode,
     tableName,

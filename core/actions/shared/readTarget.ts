@@ -118,7 +118,7 @@ function indexTarget(table: Table, index: SecondaryIndex): ReadTarget {
 export const exactLowerBound = entryLowerBound;
 
 /**
- * Resolves IndexName for a read (spec §6.3.2): unknown or deleting indexes, consistent reads on a
+ * Resolves IndexName for a read (docs/dynamodb.md §6.3.2): unknown or deleting indexes, consistent reads on a
  * GSI, and a GSI still backfilling are refused.
  */
 export function resolveReadTarget(
@@ -140,7 +140,9 @@ export function resolveReadTarget(
   return indexTarget(table, index);
 }
 
-/** ExclusiveStartKey must hold exactly the target's key attributes, correctly typed (spec §6.2.5). */
+/**
+ * ExclusiveStartKey must hold exactly the target's key attributes, correctly typed (docs/dynamodb.md §6.2.5).
+ */
 export function checkStartKeyShape(
   target: ReadTarget,
   startKey: AttributeMap,
@@ -156,7 +158,7 @@ export function checkStartKeyShape(
 }
 
 /**
- * Select and attribute checks against an index's projection (spec §6.3.1, §6.3.2): ALL_ATTRIBUTES
+ * Select and attribute checks against an index's projection (docs/dynamodb.md §6.3.1, §6.3.2): ALL_ATTRIBUTES
  * needs an ALL projection on a GSI, and a GSI cannot return attributes it does not project (an
  * LSI fetches them from the table).
  */

@@ -14,7 +14,7 @@ import type { Table } from '../../store/table.js';
 /**
  * Checks a write's condition against the item as stored. A failed check answers
  * ConditionalCheckFailedException, with the old item when ReturnValuesOnConditionCheckFailure is
- * ALL_OLD and the item exists (spec §4.2.5).
+ * ALL_OLD and the item exists (docs/dynamodb.md §4.2.5).
  */
 export function checkCondition(
   condition: ConditionExpression | undefined,
@@ -39,8 +39,8 @@ export function checkConditionOnStored(
 }
 
 /**
- * Write capacity: ⌈larger of old and new item / 1 KB⌉, minimum 1 (spec §4.3.2), plus the index
- * writes the change causes (spec §4.3.4). Images are decoded only when capacity is asked for and
+ * Write capacity: ⌈larger of old and new item / 1 KB⌉, minimum 1 (docs/dynamodb.md §4.3.2), plus the index
+ * writes the change causes (docs/dynamodb.md §4.3.4). Images are decoded only when capacity is asked for and
  * the table has indexes.
  */
 export function writeCapacity(
@@ -67,7 +67,7 @@ export function withOptional<T extends Record<string, unknown>>(output: T, name:
 
 /**
  * ItemCollectionMetrics for ReturnItemCollectionMetrics SIZE: only tables with local secondary
- * indexes have item collections (spec §4.3.5). The estimate is a range in GB around the
+ * indexes have item collections (docs/dynamodb.md §4.3.5). The estimate is a range in GB around the
  * collection's size.
  */
 export function itemCollectionMetrics(

@@ -26,8 +26,8 @@ interface LegacyAction {
 const NOT_ADDABLE: ReadonlySet<string> = new Set(['S', 'B', 'BOOL', 'NULL', 'M']);
 
 /**
- * AttributeUpdates → update plan, with the spec §4.2.7 checks in attribute order: PUT (default)
- * and ADD need a Value; DELETE with a value takes a set; ADD takes N, a set or (undocumented) a
+ * AttributeUpdates → update plan, with the checks of docs/dynamodb.md §4.2.7 in attribute order: PUT
+ * (default) and ADD need a Value; DELETE with a value takes a set; ADD takes N, a set or (undocumented) a
  * list, which it appends. A clash with the stored type is `Type mismatch for attribute to update`;
  * an emptied set disappears.
  *
@@ -100,7 +100,9 @@ function members(value: AttributeValue, type: string): string[] {
   return (value as Record<string, string[]>)[type]!;
 }
 
-/** AttributesToGet → projection of top-level attributes; duplicates are rejected (spec §4.2.6). */
+/**
+ * AttributesToGet → projection of top-level attributes; duplicates are rejected (docs/dynamodb.md §4.2.6).
+ */
 export function projectionFromAttributesToGet(names: string[]): ProjectionPlan {
   const seen = new Set<string>();
   for (const name of names) {

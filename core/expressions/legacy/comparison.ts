@@ -8,7 +8,7 @@ import { INVALID } from './types.js';
 
 /**
  * The legacy ComparisonOperator conditions shared by Expected, QueryFilter, ScanFilter and
- * KeyConditions (spec §5.4.3, §5.4.4): argument counts, value types, and the translation into the
+ * KeyConditions (docs/dynamodb.md §5.4.3, §5.4.4): argument counts, value types, and the translation into the
  * same condition trees expressions produce, so evaluation is shared.
  */
 
@@ -102,7 +102,7 @@ export function comparisonCondition(
       return { kind: 'exists', path };
     case 'CONTAINS':
       return { kind: 'contains', operand: attribute, member: value(0) };
-    // NOT_CONTAINS is false for a missing attribute, unlike NE (spec §5.4.4).
+    // NOT_CONTAINS is false for a missing attribute, unlike NE (docs/dynamodb.md §5.4.4).
     case 'NOT_CONTAINS':
       return { kind: 'notContains', operand: attribute, member: value(0) };
     case 'BEGINS_WITH':

@@ -13,10 +13,10 @@ function present(entry: object, member: string): boolean {
 }
 
 /**
- * `Expected` (+ ConditionalOperator) → condition, with the spec §5.4.3 checks, attribute by
+ * `Expected` (+ ConditionalOperator) → condition, with the checks of docs/dynamodb.md §5.4.3, attribute by
  * attribute: Value with AttributeValueList; ComparisonOperator with Exists, without values, then
- * the §5.4.4 value checks; AttributeValueList without ComparisonOperator; Exists versus Value.
- * `Value` alone (or with `Exists: true`) means EQ; `Exists: false` means the attribute is absent.
+ * the value checks of docs/dynamodb.md §5.4.4; AttributeValueList without ComparisonOperator; Exists versus
+ * Value. `Value` alone (or with `Exists: true`) means EQ; `Exists: false` means the attribute is absent.
  *
  * @example
  * ```ts
@@ -80,7 +80,9 @@ export function conditionFromExpected(
   return joinConditions(conditions, names, conditionalOperator);
 }
 
-/** QueryFilter / ScanFilter (+ ConditionalOperator) → condition, with the spec §5.4.4 checks. */
+/**
+ * QueryFilter / ScanFilter (+ ConditionalOperator) → condition, with the checks of docs/dynamodb.md §5.4.4.
+ */
 export function conditionFromFilter(
   filter: Record<string, LegacyCondition>,
   conditionalOperator: 'AND' | 'OR' | undefined,
@@ -106,7 +108,7 @@ const KEY_OPERATORS: Readonly<Record<string, KeyConditionPart['operator']>> = {
 };
 
 /**
- * The stateless checks of KeyConditions (spec §5.4.4, then `Conditions can be of length 1 or 2
+ * The stateless checks of KeyConditions (docs/dynamodb.md §5.4.4, then `Conditions can be of length 1 or 2
  * only`). `keyConditionsToParts` runs them too; call this one in the validation phase when the
  * conversion waits for the table lookup.
  */
@@ -123,7 +125,7 @@ export function checkKeyConditions(keyConditions: Record<string, LegacyCondition
 /**
  * KeyConditions → key condition parts (schema checks are the Query action's). Operators that
  * cannot drive a key lookup (NE, NULL, NOT_NULL, CONTAINS, NOT_CONTAINS, IN) fail with
- * `Attempted conditional constraint is not an indexable operation` (spec §6.1.3), after the
+ * `Attempted conditional constraint is not an indexable operation` (docs/dynamodb.md §6.1.3), after the
  * stateless checks.
  */
 export function keyConditionsToParts(keyConditions: Record<string, LegacyCondition>): KeyConditionPart[] {

@@ -19,5 +19,5 @@ export interface AttributeValueUpdate {
   Action?: 'ADD' | 'PUT' | 'DELETE';
 }
 
-/** Prefix of most legacy-parameter messages (spec §5.4.3, §5.4.4, §4.2.7). */
+/** Prefix of most legacy-parameter messages (docs/dynamodb.md §5.4.3, §5.4.4, §4.2.7). */
 export const INVALID = 'One or more parameter values were invalid: ';

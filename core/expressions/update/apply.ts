@@ -12,7 +12,7 @@ import { addToValue, type DeleteOutcome, deleteFromValue, evaluateUpdateValue } 
 import { ItemWriter } from './writer.js';
 
 /**
- * ReturnValues of an update (spec §4.2.4): UPDATED_OLD / UPDATED_NEW are the old and new item
+ * ReturnValues of an update (docs/dynamodb.md §4.2.4): UPDATED_OLD / UPDATED_NEW are the old and new item
  * projected onto every path the update touched, so nested updates return only the touched paths
  * inside their parents. Both quirks follow: `SET a.c[100]` (appended elsewhere) is absent from
  * UPDATED_NEW, and after `REMOVE a.c[1]` UPDATED_NEW shows the element shifted into `a.c[1]`.
@@ -41,7 +41,7 @@ export class AppliedUpdate implements UpdateResult {
 
 /**
  * Applies resolved actions to a copy of an item. All reads happen before any write
- * (`SET x = :v, y = x` reads the old x; `REMOVE a SET b = a` copies the old a, spec §5.3.4);
+ * (`SET x = :v, y = x` reads the old x; `REMOVE a SET b = a` copies the old a, docs/dynamodb.md §5.3.4);
  * REMOVE on a missing item does nothing.
  */
 export function applyActions(actions: readonly UpdateAction[], item: Item | undefined): Item {
@@ -72,7 +72,7 @@ export function applyActions(actions: readonly UpdateAction[], item: Item | unde
     } else if (value === 'absent') {
       writer.containerOf(action.path); // a missing set is left alone, but its parent must exist
     } else if (value === 'emptied') {
-      removals.push(action.path); // an emptied set disappears (spec §5.3.3)
+      removals.push(action.path); // an emptied set disappears (docs/dynamodb.md §5.3.3)
     } else {
       writer.set(action.path, value as AttributeValue);
     }
@@ -89,7 +89,7 @@ export class ActionUpdatePlan<Action extends { readonly path: DocumentPath }> im
 
   constructor(
     private readonly actions: readonly Action[],
-    /** Only REMOVE / DELETE: applied to a missing item they create nothing (spec §4.2.2). */
+    /** Only REMOVE / DELETE: applied to a missing item they create nothing (docs/dynamodb.md §4.2.2). */
     readonly removesOnly: boolean,
     private readonly applyTo: (actions: readonly Action[], item: Item | undefined) => Item,
   ) {

@@ -47,7 +47,7 @@ function forEachActionCall(
 
 /**
  * The text-only checks of an UpdateExpression, in the service's order after syntax
- * (spec §5.3.7): reserved word → unknown function → function not usable in an update →
+ * (docs/dynamodb.md §5.3.7): reserved word → unknown function → function not usable in an update →
  * `list_append(list_append(…))` → repeated clause. Redundant parentheses come first, as in
  * conditions.
  */

@@ -34,7 +34,7 @@ function fail(message: string): never {
 
 /**
  * Resolves an update's names and values and runs the checks that need them, in the order of
- * spec §5.3.7: undefined name → undefined value → overlap → conflict → ADD/DELETE operand type →
+ * docs/dynamodb.md §5.3.7: undefined name → undefined value → overlap → conflict → ADD/DELETE operand type →
  * function operand count and types (innermost first, action by action).
  */
 export function resolveUpdate(actions: readonly UpdateActionNode[], resolver: Resolver): UpdateAction[] {

@@ -7,9 +7,9 @@ import type { UpdateValue } from './resolve.js';
 
 /**
  * The value computations of an update, done against the item as it was before any write
- * (spec §5.3.4): SET operands, `+` / `-` (exact, with the service's overflow text), list_append,
+ * (docs/dynamodb.md §5.3.4): SET operands, `+` / `-` (exact, with the service's overflow text), list_append,
  * if_not_exists, and the set arithmetic of ADD and DELETE. Errors are runtime ValidationExceptions
- * without an expression prefix (spec §5.3.3–5.3.5).
+ * without an expression prefix (docs/dynamodb.md §5.3.3–5.3.5).
  */
 
 function incorrectType(): never {
@@ -45,7 +45,7 @@ export function evaluateUpdateValue(value: UpdateValue, item: Item | undefined):
 /** Normalised integers of at most 15 digits: their sum is exact in a double (counters, ids). */
 const SMALL_INTEGER = /^(?:0|-?[1-9]\d{0,14})$/;
 
-/** Exact `a ± b`; results beyond the number range fail with the service's text (spec §2.2.5). */
+/** Exact `a ± b`; results beyond the number range fail with the service's text (docs/dynamodb.md §2.2.5). */
 export function sum(a: string, b: string, operator: '+' | '-' = '+'): AttributeValue {
   if (SMALL_INTEGER.test(a) && SMALL_INTEGER.test(b)) {
     return { N: String(operator === '+' ? Number(a) + Number(b) : Number(a) - Number(b)) };

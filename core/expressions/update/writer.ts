@@ -20,8 +20,8 @@ function invalidPath(): never {
 /**
  * Writes into a copy of an item, copying each container on the way down the first time it is
  * touched (the input is never modified; new maps are null-prototype). List indexes always refer to
- * the list as it was (spec §5.3.5): in-place writes do not shift anything, writes past the end are
- * queued and appended in index order (`flushAppends`), and removals run last, deepest and
+ * the list as it was (docs/dynamodb.md §5.3.5): in-place writes do not shift anything, writes past the end
+ * are queued and appended in index order (`flushAppends`), and removals run last, deepest and
  * highest index first (`removeAll`).
  */
 export class ItemWriter {
@@ -87,7 +87,7 @@ export class ItemWriter {
       list[last] = value;
       return;
     }
-    // Past the end: appended after the in-place writes, in index order (spec §5.3.5).
+    // Past the end: appended after the in-place writes, in index order (docs/dynamodb.md §5.3.5).
     let queued = this.appends.get(list);
     if (queued === undefined) this.appends.set(list, (queued = []));
     queued.push({ index: last, value });

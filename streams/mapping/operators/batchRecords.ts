@@ -1,21 +1,24 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 
 export interface BatchLimits<T> {
-  /** BatchSize (spec §2.1.1). */
+  /** BatchSize (docs/streams-and-lambda.md §2.1.1). */
   readonly maxRecords: number;
-  /** MaximumBatchingWindowInSeconds in ms (spec §2.1.2); 0 invokes with what each poll brought. */
+  /**
+   * MaximumBatchingWindowInSeconds in ms (docs/streams-and-lambda.md §2.1.2); 0 invokes with what each poll
+   * brought.
+   */
   readonly windowMs: number;
-  /** Payload limit (spec §2.2.5), counted with `bytesOf`. */
+  /** Payload limit (docs/streams-and-lambda.md §2.2.5), counted with `bytesOf`. */
   readonly maxBytes?: number;
   readonly bytesOf?: (record: T) => number;
 }
 
 /**
- * Gathers records into batches (spec §2.1.2): a batch goes out when it is full (BatchSize), when
- * the next record would take it past the payload limit (6 MB, §2.2.5), or when the batching
- * window, counted from the batch's first record on the scheduler's clock, expires. With a
- * window of 0 a batch goes out at the end of every chunk (poll), "as soon as records are
- * available, even if there is only one". What is left goes out when the source completes.
+ * Gathers records into batches (docs/streams-and-lambda.md §2.1.2): a batch goes out when it is full
+ * (BatchSize), when the next record would take it past the payload limit (6 MB,
+ * docs/streams-and-lambda.md §2.2.5), or when the batching window, counted from the batch's first record on
+ * the scheduler's clock, expires. With a window of 0 a batch goes out at the end of every chunk (poll), "as
+ * soon as records are available, even if there is only one". What is left goes out when the source completes.
  *
  * Hand-written rather than `bufferTime` + `bufferCount`: the window starts with each batch, and
  * the three limits must cut the same buffer.

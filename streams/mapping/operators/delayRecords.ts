@@ -4,8 +4,8 @@ import { Observable, type OperatorFunction, type SchedulerLike, type Subscriptio
  * Holds each record until its due time on the scheduler's clock, keeping their order: a record
  * is never released before one that came earlier (its due time is at least the previous one's).
  * Records already due pass through at once, in the chunk they came in. The source's completion
- * waits for the held records. The gsi-maintainer uses it for its propagation delay (DESIGN §2:
- * "a configurable propagation delay to test stale reads").
+ * waits for the held records. The gsi-maintainer uses it for its propagation delay
+ * (docs/architecture.md §2.5: a configurable propagation delay to test stale reads).
  *
  * ```
  * source:                          -[a,b]-[c]------|

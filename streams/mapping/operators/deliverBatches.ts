@@ -18,15 +18,18 @@ import {
 import type { FailureCondition } from '../failureRecord.js';
 import type { AttemptOutcome } from '../responses.js';
 
-/** How a mapping delivers one batch (spec §2.3, §2.4, §2.1.7–§2.1.9). */
+/** How a mapping delivers one batch (docs/streams-and-lambda.md §2.3, §2.4, §2.1.7–§2.1.9). */
 export interface DeliveryPolicy<T> {
   /** Invokes the function with these records (a batch or part of one); emits its outcome. */
   readonly attempt: (records: readonly T[]) => ObservableInput<AttemptOutcome>;
-  /** MaximumRetryAttempts: -1 retries until the records expire (spec §2.1.7). */
+  /** MaximumRetryAttempts: -1 retries until the records expire (docs/streams-and-lambda.md §2.1.7). */
   readonly maximumRetryAttempts: number;
-  /** BisectBatchOnFunctionError (spec §2.1.9). */
+  /** BisectBatchOnFunctionError (docs/streams-and-lambda.md §2.1.9). */
   readonly bisectOnError: boolean;
-  /** Records too old to deliver now (MaximumRecordAgeInSeconds or retention, spec §2.3.3). */
+  /**
+   * Records too old to deliver now (MaximumRecordAgeInSeconds or retention,
+   * docs/streams-and-lambda.md §2.3.3).
+   */
   readonly isExpired?: (record: T) => boolean;
   /** Wait before retry `n` (1-based) on the scheduler's clock. */
   readonly retryDelayMs?: (retry: number) => number;
@@ -41,12 +44,15 @@ export type DeliveryReport<T> =
       readonly kind: 'discarded';
       readonly records: T[];
       readonly condition: FailureCondition;
-      /** Invocations of these records (spec §2.1.7: 1 + retries). */
+      /** Invocations of these records (docs/streams-and-lambda.md §2.1.7: 1 + retries). */
       readonly invokeCount: number;
       /** The last invocation's request id and function error (absent when none happened). */
       readonly last?: { readonly requestId: string; readonly functionError: 'Unhandled' | null };
     }
-  /** The function could not be invoked at all (spec §2.3.4): retried, not counted as a retry. */
+  /**
+   * The function could not be invoked at all (docs/streams-and-lambda.md §2.3.4): retried, not counted as a
+   * retry.
+   */
   | { readonly kind: 'invokeError'; readonly records: T[]; readonly error: unknown };
 
 /** Records still to deliver, with the invocations they had since they were split off. */
@@ -64,17 +70,18 @@ interface Step<T> {
 
 /**
  * Delivers each batch until it is done, one batch at a time, so the shard waits while a batch is
- * retried (spec §2.3.2):
+ * retried (docs/streams-and-lambda.md §2.3.2):
  *
- * - success: the batch is processed (checkpoint at its end, §2.3.1);
+ * - success: the batch is processed (checkpoint at its end, docs/streams-and-lambda.md §2.3.1);
  * - partial failure (ReportBatchItemFailures): the records before the lowest reported one are
- *   processed, the rest retried; the invocation counts as a retry (§2.4.2, §2.4.5, §2.4.6);
+ *   processed, the rest retried; the invocation counts as a retry
+ *   (docs/streams-and-lambda.md §2.4.2, §2.4.5, §2.4.6);
  * - failure: with bisect on, a batch of several records splits in two halves delivered in
- *   order, each with its own retry count (splitting consumes no retries, §2.1.9, §2.4.6);
- *   otherwise it is retried;
+ *   order, each with its own retry count (splitting consumes no retries,
+ *   docs/streams-and-lambda.md §2.1.9, §2.4.6); otherwise it is retried;
  * - after MaximumRetryAttempts retries, or when leading records are older than the record age
- *   limit, those records are discarded (`RetryAttemptsExhausted` / `RecordAgeExceeded`, §2.3.3)
- *   and delivery moves on.
+ *   limit, those records are discarded (`RetryAttemptsExhausted` / `RecordAgeExceeded`,
+ *   docs/streams-and-lambda.md §2.3.3) and delivery moves on.
  *
  * ```
  * source:          -a-b|        (an attempt takes 1 frame; a fails once; retry delay 2)

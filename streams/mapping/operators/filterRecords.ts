@@ -1,10 +1,10 @@
 import { filter, map, type OperatorFunction, pipe } from 'rxjs';
 
 /**
- * Keeps the records of each chunk that the mapping's filter matches (spec §3). The others are
- * consumed, never retried and never sent to a destination (§3.15): they go to `onDropped` (the
- * mapping counts them) and the checkpoint moves past them. A chunk left empty is dropped, so no
- * invocation happens when nothing in a poll matches.
+ * Keeps the records of each chunk that the mapping's filter matches (docs/streams-and-lambda.md §3). The
+ * others are consumed, never retried and never sent to a destination (docs/streams-and-lambda.md §3.15): they
+ * go to `onDropped` (the mapping counts them) and the checkpoint moves past them. A chunk left empty is
+ * dropped, so no invocation happens when nothing in a poll matches.
  *
  * ```
  * source:                       -[a,B]-[c]-[D,e]-|

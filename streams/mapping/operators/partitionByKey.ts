@@ -8,8 +8,8 @@ export interface LaneChunk<T> {
 
 /**
  * Splits each chunk into `lanes` lanes by a hash of each record's item key, keeping the records'
- * order within each lane: ParallelizationFactor (spec §2.1.6) processes up to N batches of a shard
- * at once, and every change of one item goes to the same lane, so per-item order holds.
+ * order within each lane: ParallelizationFactor (docs/streams-and-lambda.md §2.1.6) processes up to N batches
+ * of a shard at once, and every change of one item goes to the same lane, so per-item order holds.
  *
  * ```
  * source:                 -[a1,b1,a2]-[b2]-|      (a* hash to lane 0, b* to lane 1)

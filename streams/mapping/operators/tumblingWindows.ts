@@ -6,7 +6,7 @@ export interface TimeWindow {
   readonly end: number;
 }
 
-/** A batch of one window, or the window's end (its final invocation, spec §2.6.3). */
+/** A batch of one window, or the window's end (its final invocation, docs/streams-and-lambda.md §2.6.3). */
 export type WindowItem<T> =
   | { readonly kind: 'batch'; readonly window: TimeWindow; readonly records: T[] }
   | { readonly kind: 'final'; readonly window: TimeWindow };
@@ -21,8 +21,8 @@ export interface WindowOptions<T> {
 }
 
 /**
- * Tumbling windows (spec §2.6): splits batches at window boundaries, which follow each record's
- * insertion time, and ends a window with a `final` item when a record of a later window arrives,
+ * Tumbling windows (docs/streams-and-lambda.md §2.6): splits batches at window boundaries, which follow each
+ * record's insertion time, and ends a window with a `final` item when a record of a later window arrives,
  * when the window's end (plus `closeDelayMs`) passes on the scheduler's clock, or when the source
  * completes. Windows are epoch-aligned: [k·W, (k+1)·W).
  *

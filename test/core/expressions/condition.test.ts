@@ -6,7 +6,7 @@ const filter = (text: string, values?: Record<string, AttributeValue>, names?: R
   validationMessage(() => scope(names, values).parseCondition(text, 'Filter'));
 const prefix = 'Invalid FilterExpression: ';
 
-describe('redundant parentheses (spec §5.2.2)', () => {
+describe('redundant parentheses (docs/dynamodb.md §5.2.2)', () => {
   it.each([
     '((a = :v))',
     'a=a and a > ((views))',
@@ -27,7 +27,7 @@ describe('redundant parentheses (spec §5.2.2)', () => {
   });
 });
 
-describe('functions (spec §5.2.2, §5.2.3)', () => {
+describe('functions (docs/dynamodb.md §5.2.2, §5.2.3)', () => {
   it('names unknown functions, which are case-sensitive', () => {
     expect(filter('a=a and whatever((:things)) > a')).toBe(
       `${prefix}Invalid function name; function: whatever`,
@@ -122,7 +122,7 @@ describe('functions (spec §5.2.2, §5.2.3)', () => {
   });
 });
 
-describe('literal operands (spec §5.2.4)', () => {
+describe('literal operands (docs/dynamodb.md §5.2.4)', () => {
   it.each(['<', '<=', '>', '>='])('rejects a list literal on either side of %s', (operator) => {
     const message = `${prefix}Incorrect operand type for operator or function; operator or function: ${operator}, operand type: L`;
     expect(filter(`a ${operator} :l`, { ':l': L(N('1')) })).toBe(message);
@@ -169,7 +169,7 @@ describe('literal operands (spec §5.2.4)', () => {
   });
 });
 
-describe('distinct operands (spec §5.2.3)', () => {
+describe('distinct operands (docs/dynamodb.md §5.2.3)', () => {
   it.each([
     ['a = a AND #a = b AND :views > a', '=', '[a]'],
     ['#a <> a', '<>', '[a]'],
@@ -189,7 +189,7 @@ describe('distinct operands (spec §5.2.3)', () => {
   });
 });
 
-describe('names and values (spec §5.1.7)', () => {
+describe('names and values (docs/dynamodb.md §5.1.7)', () => {
   it.each([
     ['attribute_exists(#Pictures.RearView, :a) and a=a', '#Pictures'],
     ['begins_with(Pictures.#RearView)', '#RearView'],
@@ -214,7 +214,7 @@ describe('names and values (spec §5.1.7)', () => {
   });
 });
 
-describe('IN operands (spec §5.2.6, §9.9)', () => {
+describe('IN operands (docs/dynamodb.md §5.2.6, §9.9)', () => {
   const values = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`:v${i}`, N(String(i))]));
   const list = (count: number) => Array.from({ length: count }, (_, i) => `:v${i}`).join(',');
 
@@ -226,7 +226,7 @@ describe('IN operands (spec §5.2.6, §9.9)', () => {
   });
 });
 
-describe('error precedence within a condition (spec §8.6)', () => {
+describe('error precedence within a condition (docs/dynamodb.md §8.6)', () => {
   it('puts syntax before redundant parentheses, and those before unknown functions', () => {
     expect(filter('((a = b)) AND foo(c) AND')).toMatch(/Syntax error; token: "<EOF>"/);
     expect(filter('foo(c) = a AND ((a = b))')).toBe(`${prefix}The expression has redundant parentheses;`);

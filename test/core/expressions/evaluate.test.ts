@@ -30,7 +30,7 @@ const everyType: Record<string, AttributeValue> = {
   M: M({ hello: S('world') }),
 };
 
-describe('comparisons (spec §5.2.5)', () => {
+describe('comparisons (docs/dynamodb.md §5.2.5)', () => {
   it('finds equal values of every type equal, and values of different types unequal', () => {
     for (const [type, value] of Object.entries(everyType)) {
       for (const [otherType, other] of Object.entries(everyType)) {
@@ -97,7 +97,7 @@ describe('comparisons (spec §5.2.5)', () => {
   });
 });
 
-describe('functions (spec §5.2.5)', () => {
+describe('functions (docs/dynamodb.md §5.2.5)', () => {
   const item: Item = {
     s: S('hello'),
     ns: { NS: ['2', '4', '7'] },
@@ -170,7 +170,7 @@ describe('functions (spec §5.2.5)', () => {
   });
 });
 
-describe('logic (spec §5.2.1)', () => {
+describe('logic (docs/dynamodb.md §5.2.1)', () => {
   const item = { a: N('1'), b: N('2'), c: N('3') };
 
   it('binds AND tighter than OR and NOT tighter than AND', () => {

@@ -8,7 +8,7 @@ const parts = (text: string, names?: Record<string, string>) => {
 };
 const message = (text: string) => validationMessage(() => parts(text));
 
-describe('KeyConditionExpression parts (spec §6.1.2)', () => {
+describe('KeyConditionExpression parts (docs/dynamodb.md §6.1.2)', () => {
   it('returns one part per key in order, with their values', () => {
     expect(parts('pk = :v AND sk BETWEEN :v AND :w')).toEqual([
       { attributeName: 'pk', operator: '=', values: [S('x')] },

@@ -15,7 +15,7 @@ import { B, L, M, N, S, validationMessage } from './helpers.js';
 const invalid = 'One or more parameter values were invalid: ';
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
 
-describe('conditionFromExpected: checks (spec §5.4.3)', () => {
+describe('conditionFromExpected: checks (docs/dynamodb.md §5.4.3)', () => {
   const expected = (entry: ExpectedAttributeValue) =>
     validationMessage(() => conditionFromExpected({ a: entry }, undefined));
 
@@ -133,7 +133,7 @@ describe('conditionFromExpected: evaluation', () => {
   });
 });
 
-describe('conditionFromFilter (spec §5.4.4)', () => {
+describe('conditionFromFilter (docs/dynamodb.md §5.4.4)', () => {
   const filter = (condition: LegacyCondition) =>
     validationMessage(() => conditionFromFilter({ a: condition }, undefined));
 
@@ -191,7 +191,7 @@ describe('conditionFromFilter (spec §5.4.4)', () => {
   });
 });
 
-describe('KeyConditions (spec §5.4.4, §6.1.3)', () => {
+describe('KeyConditions (docs/dynamodb.md §5.4.4, §6.1.3)', () => {
   it('converts indexable operators into parts', () => {
     expect(
       keyConditionsToParts({
@@ -226,7 +226,7 @@ describe('KeyConditions (spec §5.4.4, §6.1.3)', () => {
   });
 });
 
-describe('updateFromAttributeUpdates (spec §4.2.7)', () => {
+describe('updateFromAttributeUpdates (docs/dynamodb.md §4.2.7)', () => {
   it('rejects missing values and unsupported types', () => {
     expect(validationMessage(() => updateFromAttributeUpdates({ a: { Action: 'PUT' } }))).toBe(
       `${invalid}Only DELETE action is allowed when no attribute value is specified`,
@@ -318,7 +318,7 @@ describe('updateFromAttributeUpdates (spec §4.2.7)', () => {
   });
 });
 
-describe('projectionFromAttributesToGet (spec §4.2.6)', () => {
+describe('projectionFromAttributesToGet (docs/dynamodb.md §4.2.6)', () => {
   it('rejects duplicates and projects top-level attributes', () => {
     expect(validationMessage(() => projectionFromAttributesToGet(['a', 'b', 'a']))).toBe(
       `${invalid}Duplicate value in attribute name: a`,

@@ -8,7 +8,7 @@ import type { AttributeMap } from '../../../core/model/attributeValue.js';
 import { AttributeMessages } from '../../../core/model/parseAttributeValue.js';
 import { N, S, scope, validationMessage } from './helpers.js';
 
-describe('checkExpressionParameters: mixed parameters (spec §5.4.2)', () => {
+describe('checkExpressionParameters: mixed parameters (docs/dynamodb.md §5.4.2)', () => {
   const mixed = (legacy: string, expressions: string) =>
     `Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {${legacy}} Expression parameters: {${expressions}}`;
 
@@ -98,7 +98,7 @@ describe('checkExpressionParameters: mixed parameters (spec §5.4.2)', () => {
   });
 });
 
-describe('checkExpressionParameters: names and values without expressions (spec §5.1.6)', () => {
+describe('checkExpressionParameters: names and values without expressions (docs/dynamodb.md §5.1.6)', () => {
   it('rejects ExpressionAttributeNames without any expression', () => {
     const message = 'ExpressionAttributeNames can only be specified when using expressions';
     expect(
@@ -134,7 +134,7 @@ describe('checkExpressionParameters: names and values without expressions (spec 
   });
 });
 
-describe('checkExpressionAttributeNames (spec §5.1.5)', () => {
+describe('checkExpressionAttributeNames (docs/dynamodb.md §5.1.5)', () => {
   it('rejects an empty map, bad keys, and keys over 255 bytes', () => {
     expect(validationMessage(() => checkExpressionAttributeNames({}))).toBe(
       'ExpressionAttributeNames must not be empty',
@@ -163,7 +163,7 @@ describe('checkExpressionAttributeNames (spec §5.1.5)', () => {
   });
 });
 
-describe('checkExpressionAttributeValues (spec §5.1.5, §9.2)', () => {
+describe('checkExpressionAttributeValues (docs/dynamodb.md §5.1.5, §9.2)', () => {
   const values = (entries: Record<string, unknown>) => entries as AttributeMap;
 
   it('rejects an empty map and bad keys', () => {
@@ -216,7 +216,7 @@ describe('checkExpressionAttributeValues (spec §5.1.5, §9.2)', () => {
   });
 });
 
-describe('ExpressionScope.checkUnused (spec §5.1.7)', () => {
+describe('ExpressionScope.checkUnused (docs/dynamodb.md §5.1.7)', () => {
   it('reports unused names before unused values, across all parsed expressions', () => {
     // Prepare
     const names = { '#a': 'a', '#b': 'b', '#c': 'c' };

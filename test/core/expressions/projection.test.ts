@@ -6,7 +6,7 @@ const prefix = 'Invalid ProjectionExpression: ';
 const project = (text: string, item: Item, names?: Record<string, string>) =>
   JSON.parse(JSON.stringify(scope(names).parseProjection(text).apply(item)));
 
-describe('ProjectionExpression (spec §5.4.1)', () => {
+describe('ProjectionExpression (docs/dynamodb.md §5.4.1)', () => {
   const item: Item = {
     a: S('hello'),
     b: S('hi'),
@@ -47,7 +47,7 @@ describe('ProjectionExpression (spec §5.4.1)', () => {
   });
 });
 
-describe('ProjectionExpression errors (spec §5.4.1, §8.6)', () => {
+describe('ProjectionExpression errors (docs/dynamodb.md §5.4.1, §8.6)', () => {
   const message = (text: string, names?: Record<string, string>) =>
     validationMessage(() => scope(names).parseProjection(text));
 

@@ -42,7 +42,7 @@ describe('tokenize', () => {
   });
 });
 
-describe('syntax errors (spec §5.1.2)', () => {
+describe('syntax errors (docs/dynamodb.md §5.1.2)', () => {
   it('names the bad token and the text from the previous to the next token, as recorded', () => {
     expect(update('SET _123 = :n')).toBe(
       'Invalid UpdateExpression: Syntax error; token: "_", near: "SET _123"',
@@ -138,7 +138,7 @@ describe('syntax errors (spec §5.1.2)', () => {
   });
 });
 
-describe('empty and oversized expressions (spec §5.1.2, §2.6.1)', () => {
+describe('empty and oversized expressions (docs/dynamodb.md §5.1.2, §2.6.1)', () => {
   it('rejects empty and blank expressions of every kind', () => {
     expect(update('')).toBe('Invalid UpdateExpression: The expression can not be empty;');
     expect(condition('')).toBe('Invalid ConditionExpression: The expression can not be empty;');
@@ -166,7 +166,7 @@ describe('empty and oversized expressions (spec §5.1.2, §2.6.1)', () => {
   });
 });
 
-describe('operator limit (spec §2.6.2)', () => {
+describe('operator limit (docs/dynamodb.md §2.6.2)', () => {
   it('accepts 300 operators and reports the 301st; parentheses and functions do not count', () => {
     // Prepare: a<b or (a<b or (...)): 149 levels hold 299 operators.
     const nested = (depth: number) => `a<b ${'or (a<b '.repeat(depth)}${')'.repeat(depth)}`;
@@ -186,7 +186,7 @@ describe('operator limit (spec §2.6.2)', () => {
   });
 });
 
-describe('document paths (spec §2.6.4, §5.1.4)', () => {
+describe('document paths (docs/dynamodb.md §2.6.4, §5.1.4)', () => {
   it('accepts 32 levels and rejects 33', () => {
     expect(() => scope().parseProjection(`a${'.b'.repeat(31)}`)).not.toThrow();
     expect(projection(`a${'.b'.repeat(32)}`)).toBe(
@@ -208,7 +208,7 @@ describe('document paths (spec §2.6.4, §5.1.4)', () => {
   });
 });
 
-describe('reserved words (spec §5.1.3)', () => {
+describe('reserved words (docs/dynamodb.md §5.1.3)', () => {
   it('holds the 573 words of the official list, looked up case-insensitively', () => {
     expect(RESERVED_WORDS.size).toBe(573);
     expect(isReservedWord('abOrt')).toBe(true);

@@ -9,7 +9,7 @@ const update = (text: string, values?: Record<string, AttributeValue>, names?: R
 const someNames = { '#a': 'a', '#b': 'b' };
 const someValues = { ':a': S('a'), ':b': S('a') };
 
-describe('clauses (spec §5.3.1)', () => {
+describe('clauses (docs/dynamodb.md §5.3.1)', () => {
   it.each([
     ['set a = #c set c = :d', 'SET'],
     ['remove #d set a = b remove e', 'REMOVE'],
@@ -30,7 +30,7 @@ describe('clauses (spec §5.3.1)', () => {
   });
 });
 
-describe('functions (spec §5.3.2)', () => {
+describe('functions (docs/dynamodb.md §5.3.2)', () => {
   it('reports unknown functions before repeated clauses and undefined names', () => {
     expect(update('set #c = if_not_exist(:c) set c = d', someValues, someNames)).toBe(
       `${prefix}Invalid function name; function: if_not_exist`,
@@ -120,7 +120,7 @@ describe('functions (spec §5.3.2)', () => {
   });
 });
 
-describe('ADD and DELETE operands (spec §5.3.3)', () => {
+describe('ADD and DELETE operands (docs/dynamodb.md §5.3.3)', () => {
   it.each<[string, AttributeValue, string, string]>([
     ['add a.b :a', S('a'), 'ADD', 'STRING'],
     ['delete a.b :a', S('a'), 'DELETE', 'STRING'],
@@ -152,7 +152,7 @@ describe('ADD and DELETE operands (spec §5.3.3)', () => {
   });
 });
 
-describe('document path overlaps and conflicts (spec §5.3.6)', () => {
+describe('document path overlaps and conflicts (docs/dynamodb.md §5.3.6)', () => {
   it.each([
     ['set d[1] = a, d.b = a, c[1].a = a, #c = if_not_exists(a)', '[c, [1], a]', '[c]'],
     ['set c.b.#c = a, c = a, #d = a', '[c, b, c]', '[c]'],
@@ -192,7 +192,7 @@ describe('document path overlaps and conflicts (spec §5.3.6)', () => {
   });
 });
 
-describe('error precedence (spec §5.3.7)', () => {
+describe('error precedence (docs/dynamodb.md §5.3.7)', () => {
   it('orders: reserved word, unknown function, repeated clause, names, values, overlap, conflict, operand types', () => {
     expect(update('SET a = foo(b) SET abort = :x')).toMatch(/reserved keyword: abort$/);
     expect(update('SET a = foo(b) SET c = :x')).toMatch(/Invalid function name; function: foo$/);

@@ -15,7 +15,7 @@ function run(
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
 const numbers = (...values: number[]) => L(...values.map((value) => N(String(value))));
 
-describe('SET (spec §5.3.2, §5.3.4)', () => {
+describe('SET (docs/dynamodb.md §5.3.2, §5.3.4)', () => {
   it('increments a counter and merges with the rest of the item', () => {
     const result = run(
       'SET #c = #c + :one',
@@ -117,7 +117,7 @@ describe('SET (spec §5.3.2, §5.3.4)', () => {
   });
 });
 
-describe('nested paths (spec §5.3.5)', () => {
+describe('nested paths (docs/dynamodb.md §5.3.5)', () => {
   const message = 'The document path provided in the update expression is invalid for update';
 
   it('writes below existing maps and lists', () => {
@@ -174,7 +174,7 @@ describe('nested paths (spec §5.3.5)', () => {
   });
 });
 
-describe('ADD and DELETE (spec §5.3.3)', () => {
+describe('ADD and DELETE (docs/dynamodb.md §5.3.3)', () => {
   const incorrect = 'An operand in the update expression has an incorrect data type';
 
   it('adds numbers, starting from 0 for a missing attribute or item', () => {
@@ -223,7 +223,7 @@ describe('UpdatePlan', () => {
   });
 });
 
-describe('ReturnValues (spec §4.2.4)', () => {
+describe('ReturnValues (docs/dynamodb.md §4.2.4)', () => {
   const item = { p: S('k'), a: M({ b: S('dog'), c: numbers(1, 2, 3) }), d: S('cat') };
   const updated = (text: string, values?: Record<string, AttributeValue>, base: Item = item) => {
     const result = run(text, base, values);

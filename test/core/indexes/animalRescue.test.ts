@@ -4,8 +4,9 @@ import { Engine } from '../../../core/engine.js';
 import { validation, wireError } from '../../helpers/tables.js';
 
 /**
- * The seed schema-validation-gsi-and-ttl.txt, verbatim: an animal rescue adds an `animal_type`
- * index (type HASH, admitted RANGE N) to a table whose items disagree about `admitted`.
+ * The animal rescue of http://rory.horse/posts/dynamo-dissected-schema/, verbatim: an animal rescue adds
+ * an `animal_type` index (type HASH, admitted RANGE N) to a table whose items disagree about
+ * `admitted`.
  */
 let engine: Engine;
 let clock: VirtualClock;
@@ -87,7 +88,7 @@ beforeEach(() => {
   });
 });
 
-describe('animal_type index added to existing data (seed)', () => {
+describe('animal_type index added to existing data (rory.horse)', () => {
   it('backfills only the item whose admitted is a number', () => {
     const result = engine.execute('Scan', { TableName: 'schema-demo', IndexName: 'animal_type' });
     expect(result).toMatchObject({ Count: 1, ScannedCount: 1 });

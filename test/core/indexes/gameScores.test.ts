@@ -2,7 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../core/engine.js';
 import { gameScoresTable, validation, wireError } from '../../helpers/tables.js';
 
-/** The seed global-secondary-indexes.txt: GameScores and its GameTitleIndex. */
+/**
+ * The developer guide's GSI page, GameScores and its GameTitleIndex:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html
+ */
 let engine: Engine;
 
 function createGameScores(projection: Record<string, unknown> = { ProjectionType: 'KEYS_ONLY' }) {
@@ -35,7 +38,7 @@ beforeEach(() => {
   engine = new Engine();
 });
 
-describe('GameTitleIndex (seed)', () => {
+describe('GameTitleIndex (GSI guide)', () => {
   beforeEach(() => {
     createGameScores();
     score('101', 'Galaxy Invaders', '5842', { Wins: { N: '21' }, Losses: { N: '72' } });
@@ -58,7 +61,7 @@ describe('GameTitleIndex (seed)', () => {
     });
   });
 
-  it('answers the seed query with KeyConditions, ProjectionExpression "UserId, TopScore" and descending order', () => {
+  it('answers the GSI guide query with KeyConditions, ProjectionExpression "UserId, TopScore" and descending order', () => {
     const result = queryIndex({
       KeyConditions: {
         GameTitle: { ComparisonOperator: 'EQ', AttributeValueList: [{ S: 'Meteor Blasters' }] },
@@ -135,7 +138,7 @@ describe('GameTitleIndex (seed)', () => {
     expect(queryIndex(byTitle('Meteor Blasters')).Count).toBe(1);
   });
 
-  it('refuses ConsistentRead, an unknown index, ALL_ATTRIBUTES and unprojected attributes (spec §6.3)', () => {
+  it('refuses ConsistentRead, an unknown index, ALL_ATTRIBUTES and unprojected attributes (docs/dynamodb.md §6.3)', () => {
     expect(wireError(() => queryIndex({ ...byTitle('x'), ConsistentRead: true }))).toEqual(
       validation('Consistent reads are not supported on global secondary indexes'),
     );
@@ -156,7 +159,7 @@ describe('GameTitleIndex (seed)', () => {
     );
   });
 
-  it('rejects a write whose index key has the wrong type (spec §4.1.3)', () => {
+  it('rejects a write whose index key has the wrong type (docs/dynamodb.md §4.1.3)', () => {
     expect(wireError(() => score('9', 'Galaxy Invaders', undefined, { TopScore: { S: 'high' } }))).toEqual(
       validation(
         'One or more parameter values were invalid: Type mismatch for Index Key TopScore Expected: N Actual: S IndexName: GameTitleIndex',
@@ -194,7 +197,7 @@ describe('projections', () => {
 });
 
 describe('index storage and capacity', () => {
-  it('reports ItemCount and IndexSizeBytes by the seed rule: keys + projected attributes + 100 bytes', () => {
+  it('reports ItemCount and IndexSizeBytes by the GSI guide rule: keys + projected attributes + 100 bytes', () => {
     createGameScores();
     score('101', 'Meteor Blasters', '1000', { Wins: { N: '12' } });
     score('400', 'Comet Quest');
@@ -206,7 +209,7 @@ describe('index storage and capacity', () => {
     expect(index).toMatchObject({ ItemCount: 1, IndexSizeBytes: 143 });
   });
 
-  it('charges index writes: enter 1, key change 2, projected change 1, no change 0, leave 1 (seed rules)', () => {
+  it('charges index writes: enter 1, key change 2, projected change 1, no change 0, leave 1 (GSI guide rules)', () => {
     createGameScores({ ProjectionType: 'INCLUDE', NonKeyAttributes: ['Wins'] });
     const Key = { UserId: { S: '1' }, GameTitle: { S: 'g' } };
     const update = (expression: string, values?: Record<string, unknown>) =>

@@ -58,7 +58,7 @@ function apply(engine: Engine, op: Record<string, unknown>) {
         break;
     }
   } catch (error) {
-    // Empty index key strings are refused, as the service refuses them (spec §2.3.3).
+    // Empty index key strings are refused, as the service refuses them (docs/dynamodb.md §2.3.3).
     if (!String((error as Error).message).includes('empty string')) throw error;
   }
 }

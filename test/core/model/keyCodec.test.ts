@@ -63,7 +63,7 @@ describe('encodeKeyValue', () => {
   });
 });
 
-describe('scan order (spec §6.4.2)', () => {
+describe('scan order (docs/dynamodb.md §6.4.2)', () => {
   const scanOrder = (type: 'S' | 'N', keys: string[]) =>
     [...keys].sort((a, b) =>
       order(scanHashPrefix(keyHashBytes(type, a)), scanHashPrefix(keyHashBytes(type, b))),

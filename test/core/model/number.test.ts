@@ -12,7 +12,7 @@ const ok = (value: string) => ({ ok: true, value });
 const fail = (message: string) => ({ ok: false, message });
 
 describe('normaliseNumber', () => {
-  it('normalises as the service stores numbers (spec §2.2.3)', () => {
+  it('normalises as the service stores numbers (docs/dynamodb.md §2.2.3)', () => {
     expect(normaliseNumber('.5')).toEqual(ok('0.5'));
     expect(normaliseNumber('1e3')).toEqual(ok('1000'));
     expect(normaliseNumber('1.0e-1')).toEqual(ok('0.1'));
@@ -24,7 +24,7 @@ describe('normaliseNumber', () => {
     expect(normaliseNumber('1e-130')).toEqual(ok(`0.${'0'.repeat(129)}1`));
   });
 
-  it('rejects empty and unparsable input with the service texts (spec §2.2.2)', () => {
+  it('rejects empty and unparsable input with the service texts (docs/dynamodb.md §2.2.2)', () => {
     expect(normaliseNumber('')).toEqual(fail(NumberMessages.empty));
     for (const input of ['NaN', 'Infinity', ' 1', '1 ', 'abc', '1e', 'e5', '.', '--1', '0x10']) {
       expect(normaliseNumber(input)).toEqual(
@@ -39,7 +39,7 @@ describe('normaliseNumber', () => {
     expect(normaliseNumber('1'.repeat(39))).toEqual(fail(NumberMessages.tooManyDigits));
   });
 
-  it('enforces the range 1E-130 .. 9.99E+125 (spec §2.2.2)', () => {
+  it('enforces the range 1E-130 .. 9.99E+125 (docs/dynamodb.md §2.2.2)', () => {
     expect(normaliseNumber('1e126')).toEqual(fail(NumberMessages.overflow));
     expect(normaliseNumber('11e125')).toEqual(fail(NumberMessages.overflow));
     expect(normaliseNumber('9.9999999999999999999999999999999999999e125').ok).toBe(true);
@@ -47,7 +47,7 @@ describe('normaliseNumber', () => {
     expect(normaliseNumber('0.9e-130')).toEqual(fail(NumberMessages.underflow));
   });
 
-  it('reproduces the zero-exponent quirk: 0e126 and 0e-131 fail, 0.0e126 passes (spec §9.10)', () => {
+  it('reproduces the zero-exponent quirk: 0e126 and 0e-131 fail, 0.0e126 passes (docs/dynamodb.md §9.10)', () => {
     expect(normaliseNumber('0e126')).toEqual(fail(NumberMessages.overflow));
     expect(normaliseNumber('0e-131')).toEqual(fail(NumberMessages.underflow));
     expect(normaliseNumber('0.0e126')).toEqual(ok('0'));
@@ -89,7 +89,7 @@ describe('addNumbers', () => {
     );
   });
 
-  it('fails with the overflow text past 38 digits or the range (spec §2.2.5)', () => {
+  it('fails with the overflow text past 38 digits or the range (docs/dynamodb.md §2.2.5)', () => {
     expect(addNumbers('1e50', '1')).toEqual(fail(NumberMessages.overflow));
     expect(addNumbers('9.9999999999999999999999999999999999999e125', '1e125')).toEqual(
       fail(NumberMessages.overflow),
@@ -98,7 +98,7 @@ describe('addNumbers', () => {
 });
 
 describe('numberSize', () => {
-  it('matches the recorded sizes (spec §2.4.3)', () => {
+  it('matches the recorded sizes (docs/dynamodb.md §2.4.3)', () => {
     const size = (input: string) => {
       const n = normaliseNumber(input);
       if (!n.ok) throw new Error(n.message);

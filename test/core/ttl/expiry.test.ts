@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expiryWindow, FIVE_YEARS_SECONDS, isExpired, ttlValueOf } from '../../../core/ttl/expiry.js';
 import { START_MS, START_S } from './helpers.js';
 
-describe('ttlValueOf (streams spec §5.5, §5.6)', () => {
+describe('ttlValueOf (docs/streams-and-lambda.md §5.5, §5.6)', () => {
   it('reads a top-level Number as epoch seconds', () => {
     expect(ttlValueOf({ ttl: { N: '1704067200' } }, 'ttl')).toBe(1704067200);
   });
@@ -30,7 +30,7 @@ describe('ttlValueOf (streams spec §5.5, §5.6)', () => {
   });
 });
 
-describe('isExpired (streams spec §5.5, §5.7)', () => {
+describe('isExpired (docs/streams-and-lambda.md §5.5, §5.7)', () => {
   it('is true strictly below now', () => {
     expect(isExpired(START_S - 1, START_MS)).toBe(true);
     expect(isExpired(START_S - 0.001, START_MS)).toBe(true);

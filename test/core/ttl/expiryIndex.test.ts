@@ -27,7 +27,7 @@ function expiredNow(engine: Engine, table: string): string[] {
   );
 }
 
-describe('expiry index upkeep at commit (streams spec §5.5)', () => {
+describe('expiry index upkeep at commit (docs/streams-and-lambda.md §5.5)', () => {
   it('does not exist on a table without TTL', () => {
     const { engine } = ttlEngine();
     const table = createTable(engine, 'Things');
@@ -151,7 +151,7 @@ describe('expiry index upkeep at commit (streams spec §5.5)', () => {
   });
 });
 
-describe('expired items (streams spec §5.5–5.7, §5.9)', () => {
+describe('expired items (docs/streams-and-lambda.md §5.5–5.7, §5.9)', () => {
   it('lists, oldest first, exactly the Numbers below now and less than five years old', () => {
     const { engine } = ttlEngine();
     createTable(engine, 'Things');

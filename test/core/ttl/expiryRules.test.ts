@@ -15,12 +15,12 @@ import {
 } from './helpers.js';
 
 /**
- * The expiry rule end to end (streams spec §5.5–5.7): items written through the API, deleted by
+ * The expiry rule end to end (docs/streams-and-lambda.md §5.5–5.7): items written through the API, deleted by
  * the ttl-expirer as the host schedules it, on a virtual clock.
  */
 afterEach(stopExpirers);
 
-describe('ttl-expirer: what expires (streams spec §5.5–5.7)', () => {
+describe('ttl-expirer: what expires (docs/streams-and-lambda.md §5.5–5.7)', () => {
   it('deletes on the first run after expiry, never before', async () => {
     const { engine, clock } = ttlEngine();
     createTable(engine, 'Sessions');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NOT_FOUND, SERIALIZATION, validation, wireError } from '../../helpers/errors.js';
 import { createTable, describeTtl, disableTtl, enableTtl, put, START_MS, ttlEngine } from './helpers.js';
 
-describe('DescribeTimeToLive (streams spec §5.2)', () => {
+describe('DescribeTimeToLive (docs/streams-and-lambda.md §5.2)', () => {
   it('answers DISABLED without AttributeName for a table never configured', () => {
     const { engine } = ttlEngine();
     createTable(engine, 'Sessions');
@@ -59,7 +59,7 @@ describe('DescribeTimeToLive (streams spec §5.2)', () => {
   });
 });
 
-describe('UpdateTimeToLive (streams spec §5.1, §5.3, §5.4)', () => {
+describe('UpdateTimeToLive (docs/streams-and-lambda.md §5.1, §5.3, §5.4)', () => {
   it('echoes the specification when enabling and when disabling', async () => {
     const { engine, clock } = ttlEngine();
     createTable(engine, 'Sessions');

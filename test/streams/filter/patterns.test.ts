@@ -4,7 +4,7 @@ import { compileFilters } from '../../../streams/filter/compileFilters.js';
 import { compilePattern } from '../../../streams/filter/compilePattern.js';
 import { InvalidPatternError } from '../../../streams/filter/leafConditions.js';
 
-/** Table tests of the Lambda filter syntax (spec §3) on Lambda-event records. */
+/** Table tests of the Lambda filter syntax (docs/streams-and-lambda.md §3) on Lambda-event records. */
 
 function record(
   eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
@@ -49,134 +49,194 @@ type Name = keyof typeof records;
 
 const cases: [statement: string, pattern: string, matches: Name[]][] = [
   [
-    '§3.3 eventName OR list',
+    'docs/streams-and-lambda.md §3.3 eventName OR list',
     '{"eventName":["INSERT","MODIFY"]}',
     ['active', 'inactive', 'withNull', 'withSets'],
   ],
   [
-    '§3.3 eventName AND eventSource',
+    'docs/streams-and-lambda.md §3.3 eventName AND eventSource',
     '{"eventName":["INSERT"],"eventSource":["aws:dynamodb"]}',
     ['active', 'withNull', 'withSets'],
   ],
   [
-    '§3.14 the TTL filter on userIdentity',
+    'docs/streams-and-lambda.md §3.14 the TTL filter on userIdentity',
     '{"userIdentity":{"type":["Service"],"principalId":["dynamodb.amazonaws.com"]}}',
     ['ttlRemoval'],
   ],
-  ['§3.4 typed form matches', '{"dynamodb":{"NewImage":{"status":{"S":["ACTIVE"]}}}}', ['active']],
-  ['§3.4 leaving out the type never matches', '{"dynamodb":{"NewImage":{"status":["ACTIVE"]}}}', []],
   [
-    '§3.5 NewImage AND OldImage',
+    'docs/streams-and-lambda.md §3.4 typed form matches',
+    '{"dynamodb":{"NewImage":{"status":{"S":["ACTIVE"]}}}}',
+    ['active'],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.4 leaving out the type never matches',
+    '{"dynamodb":{"NewImage":{"status":["ACTIVE"]}}}',
+    [],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.5 NewImage AND OldImage',
     '{"dynamodb":{"NewImage":{"status":{"S":["inactive"]}},"OldImage":{"id":{"S":["k1"]}}}}',
     ['inactive'],
   ],
   [
-    '§3.5 every named field must exist',
+    'docs/streams-and-lambda.md §3.5 every named field must exist',
     '{"eventName":["REMOVE"],"dynamodb":{"NewImage":{"id":{"S":["k1"]}}}}',
     [],
   ],
-  ['§3.8 exact match is case sensitive', '{"dynamodb":{"NewImage":{"status":{"S":["active"]}}}}', []],
   [
-    '§3.6 equals-ignore-case',
+    'docs/streams-and-lambda.md §3.8 exact match is case sensitive',
+    '{"dynamodb":{"NewImage":{"status":{"S":["active"]}}}}',
+    [],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.6 equals-ignore-case',
     '{"dynamodb":{"NewImage":{"status":{"S":[{"equals-ignore-case":"active"}]}}}}',
     ['active'],
   ],
-  ['§3.6 prefix', '{"dynamodb":{"NewImage":{"region":{"S":[{"prefix":"us-"}]}}}}', ['withSets']],
-  ['§3.6 suffix (case sensitive)', '{"dynamodb":{"NewImage":{"file":{"S":[{"suffix":".png"}]}}}}', []],
-  ['§3.6 suffix', '{"dynamodb":{"NewImage":{"file":{"S":[{"suffix":".PNG"}]}}}}', ['withSets']],
   [
-    '§3.6 anything-but list',
+    'docs/streams-and-lambda.md §3.6 prefix',
+    '{"dynamodb":{"NewImage":{"region":{"S":[{"prefix":"us-"}]}}}}',
+    ['withSets'],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.6 suffix (case sensitive)',
+    '{"dynamodb":{"NewImage":{"file":{"S":[{"suffix":".png"}]}}}}',
+    [],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.6 suffix',
+    '{"dynamodb":{"NewImage":{"file":{"S":[{"suffix":".PNG"}]}}}}',
+    ['withSets'],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.6 anything-but list',
     '{"dynamodb":{"NewImage":{"status":{"S":[{"anything-but":["ACTIVE","x"]}]}}}}',
     ['inactive'],
   ],
   [
-    '§3.6 anything-but single value',
+    'docs/streams-and-lambda.md §3.6 anything-but single value',
     '{"dynamodb":{"NewImage":{"status":{"S":[{"anything-but":"inactive"}]}}}}',
     ['active'],
   ],
   [
-    '§3.9 numeric never matches N strings; anything-but does',
+    'docs/streams-and-lambda.md §3.9 numeric never matches N strings; anything-but does',
     '{"dynamodb":{"NewImage":{"count":{"N":[{"numeric":[">",100]},{"anything-but":"101"}]}}}}',
     ['active'],
   ],
-  ['§3.9 numeric on N never matches', '{"dynamodb":{"NewImage":{"count":{"N":[{"numeric":[">",0]}]}}}}', []],
   [
-    '§3.9 numeric on ApproximateCreationDateTime',
+    'docs/streams-and-lambda.md §3.9 numeric on N never matches',
+    '{"dynamodb":{"NewImage":{"count":{"N":[{"numeric":[">",0]}]}}}}',
+    [],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.9 numeric on ApproximateCreationDateTime',
     '{"dynamodb":{"ApproximateCreationDateTime":[{"numeric":[">",0]}]}}',
     ['active', 'inactive', 'removed', 'ttlRemoval', 'withNull', 'withSets'],
   ],
   [
-    '§3.6 numeric equals',
+    'docs/streams-and-lambda.md §3.6 numeric equals',
     '{"dynamodb":{"SizeBytes":[{"numeric":["=",26]}]}}',
     Object.keys(records) as Name[],
   ],
-  ['§3.6 numeric range', '{"dynamodb":{"SizeBytes":[{"numeric":[">",10,"<=",20]}]}}', []],
-  ['§3.8 numbers by text: 26', '{"dynamodb":{"SizeBytes":[26]}}', Object.keys(records) as Name[]],
-  ['§3.8 numbers by text: 26.0 is not 26', '{"dynamodb":{"SizeBytes":[26.0]}}', []],
-  ['§3.8 numbers by text: 2.6e1 is not 26', '{"dynamodb":{"SizeBytes":[2.6e1]}}', []],
-  ['§3.6 exists true', '{"dynamodb":{"NewImage":{"region":{"S":[{"exists":true}]}}}}', ['withSets']],
   [
-    '§3.10 exists true on an object never matches',
+    'docs/streams-and-lambda.md §3.6 numeric range',
+    '{"dynamodb":{"SizeBytes":[{"numeric":[">",10,"<=",20]}]}}',
+    [],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.8 numbers by text: 26',
+    '{"dynamodb":{"SizeBytes":[26]}}',
+    Object.keys(records) as Name[],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.8 numbers by text: 26.0 is not 26',
+    '{"dynamodb":{"SizeBytes":[26.0]}}',
+    [],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.8 numbers by text: 2.6e1 is not 26',
+    '{"dynamodb":{"SizeBytes":[2.6e1]}}',
+    [],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.6 exists true',
+    '{"dynamodb":{"NewImage":{"region":{"S":[{"exists":true}]}}}}',
+    ['withSets'],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.10 exists true on an object never matches',
     '{"dynamodb":{"NewImage":{"Organizations":[{"exists":true}]}}}',
     [],
   ],
   [
-    '§3.10 exists true on the list leaves',
+    'docs/streams-and-lambda.md §3.10 exists true on the list leaves',
     '{"dynamodb":{"NewImage":{"Organizations":{"L":{"S":[{"exists":true}]}}}}}',
     ['withSets'],
   ],
   [
-    '§3.6 exists false on a leaf',
+    'docs/streams-and-lambda.md §3.6 exists false on a leaf',
     '{"dynamodb":{"NewImage":{"region":{"S":[{"exists":false}]}}}}',
     ['active', 'inactive', 'removed', 'ttlRemoval', 'withNull'],
   ],
   [
-    '§3.11 exists false on an intermediate node matches even when present',
+    'docs/streams-and-lambda.md §3.11 exists false on an intermediate node matches even when present',
     '{"dynamodb":{"NewImage":{"status":[{"exists":false}]}}}',
     Object.keys(records) as Name[],
   ],
-  ['§3.12 [null] matches JSON null only', '{"userIdentity":[null]}', []],
-  ['§3.12 NULL attribute', '{"dynamodb":{"NewImage":{"status":{"NULL":[true]}}}}', ['withNull']],
-  ['§3.12 empty string', '{"dynamodb":{"NewImage":{"note":{"S":[""]}}}}', ['withNull']],
-  ['§3.12 [null] does not match ""', '{"dynamodb":{"NewImage":{"note":{"S":[null]}}}}', []],
+  ['docs/streams-and-lambda.md §3.12 [null] matches JSON null only', '{"userIdentity":[null]}', []],
   [
-    '§3.13 SS matches if any element matches',
+    'docs/streams-and-lambda.md §3.12 NULL attribute',
+    '{"dynamodb":{"NewImage":{"status":{"NULL":[true]}}}}',
+    ['withNull'],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.12 empty string',
+    '{"dynamodb":{"NewImage":{"note":{"S":[""]}}}}',
+    ['withNull'],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.12 [null] does not match ""',
+    '{"dynamodb":{"NewImage":{"note":{"S":[null]}}}}',
+    [],
+  ],
+  [
+    'docs/streams-and-lambda.md §3.13 SS matches if any element matches',
     '{"dynamodb":{"NewImage":{"tags":{"SS":["blue"]}}}}',
     ['withSets'],
   ],
   [
-    '§3.13 L of maps: any element',
+    'docs/streams-and-lambda.md §3.13 L of maps: any element',
     '{"dynamodb":{"NewImage":{"Organizations":{"L":{"S":["globex"]}}}}}',
     ['withSets'],
   ],
   [
-    '§3.6 $or across fields',
+    'docs/streams-and-lambda.md §3.6 $or across fields',
     '{"$or":[{"eventName":["REMOVE"]},{"dynamodb":{"NewImage":{"status":{"S":["ACTIVE"]}}}}]}',
     ['active', 'removed', 'ttlRemoval'],
   ],
   [
-    '§3.6 nested $or AND a sibling field',
+    'docs/streams-and-lambda.md §3.6 nested $or AND a sibling field',
     '{"eventName":["REMOVE"],"dynamodb":{"$or":[{"OldImage":{"status":{"S":["ACTIVE"]}}},{"Keys":{"id":{"S":["zz"]}}}]}}',
     ['removed'],
   ],
   ['inherited names are not fields', '{"constructor":[{"exists":true}]}', []],
 ];
 
-describe('filter patterns (spec §3)', () => {
+describe('filter patterns (docs/streams-and-lambda.md §3)', () => {
   it.each(cases)('%s', (_statement, pattern, expected) => {
     const matches = compilePattern(pattern);
     const matched = (Object.keys(records) as Name[]).filter((name) => matches(records[name]));
     expect(matched).toEqual(expected);
   });
 
-  it('§3.1 ORs the filters of a FilterCriteria; none means deliver everything', () => {
+  it('docs/streams-and-lambda.md §3.1 ORs the filters of a FilterCriteria; none means deliver everything', () => {
     const deliver = compileFilters(['{"eventName":["INSERT"]}', '{"eventName":["REMOVE"]}'])!;
     expect([active, inactive, removed].map(deliver)).toEqual([true, false, true]);
     expect(compileFilters([])).toBeUndefined();
   });
 });
 
-describe('invalid patterns (spec §3.2, §3.7, §6.8)', () => {
+describe('invalid patterns (docs/streams-and-lambda.md §3.2, §3.7, §6.8)', () => {
   const invalid: [string, string][] = [
     ['not JSON', 'single-string'],
     ['recorded bad JSON', '[{"eventName": ["INSERT"=123}]'],

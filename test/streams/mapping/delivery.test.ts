@@ -7,8 +7,8 @@ const boom = () => {
   throw new Error('boom');
 };
 
-describe('event shape and batching (spec §2.2, §2.1.1, §2.1.2)', () => {
-  it('§2.2.1 invokes with exactly {Records: [...]} in sequence-number order, never empty', async () => {
+describe('event shape and batching (docs/streams-and-lambda.md §2.2, §2.1.1, §2.1.2)', () => {
+  it('docs/streams-and-lambda.md §2.2.1 invokes with exactly {Records: [...]} in sequence-number order, never empty', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder();
     f.put('a');
@@ -23,7 +23,7 @@ describe('event shape and batching (spec §2.2, §2.1.1, §2.1.2)', () => {
     }
   });
 
-  it('§2.2.2 delivers the stream record plus eventSourceARN, in the recorded field order', async () => {
+  it('docs/streams-and-lambda.md §2.2.2 delivers the stream record plus eventSourceARN, in the recorded field order', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder();
     f.map({ name: 'fn', handler });
@@ -50,7 +50,7 @@ describe('event shape and batching (spec §2.2, §2.1.1, §2.1.2)', () => {
     expect(record.eventID).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('§2.1.1 honours BatchSize, §2.1.2 window 0 invokes with what is available', async () => {
+  it('docs/streams-and-lambda.md §2.1.1 honours BatchSize, docs/streams-and-lambda.md §2.1.2 window 0 invokes with what is available', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder();
     for (let i = 0; i < 250; i++) f.put(`k${i}`);
@@ -62,7 +62,7 @@ describe('event shape and batching (spec §2.2, §2.1.1, §2.1.2)', () => {
     expect(events.at(-1)!.Records.length).toBe(1);
   });
 
-  it('§2.1.2 with a batching window, invokes when the window expires or the batch is full', async () => {
+  it('docs/streams-and-lambda.md §2.1.2 with a batching window, invokes when the window expires or the batch is full', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder();
     f.map({ name: 'fn', handler }, { BatchSize: 3, MaximumBatchingWindowInSeconds: 5 });
@@ -85,7 +85,7 @@ describe('event shape and batching (spec §2.2, §2.1.1, §2.1.2)', () => {
     ]);
   });
 
-  it('§2.2.3 puts records of one shard only in a batch, in sequence order', async () => {
+  it('docs/streams-and-lambda.md §2.2.3 puts records of one shard only in a batch, in sequence order', async () => {
     const f = mappingFixture({ changeLog: { shardCount: 4 } });
     const { events, handler } = recorder();
     for (let i = 0; i < 60; i++) f.put(`k${i}`);
@@ -106,7 +106,7 @@ describe('event shape and batching (spec §2.2, §2.1.1, §2.1.2)', () => {
     expect(events.flatMap(keysOf).sort()).toEqual(Array.from({ length: 60 }, (_, i) => `k${i}`).sort());
   });
 
-  it('§2.2.5 keeps each invocation payload within 6 MB', async () => {
+  it('docs/streams-and-lambda.md §2.2.5 keeps each invocation payload within 6 MB', async () => {
     const f = mappingFixture();
     const sizes: number[] = [];
     f.map({
@@ -120,8 +120,8 @@ describe('event shape and batching (spec §2.2, §2.1.1, §2.1.2)', () => {
   });
 });
 
-describe('errors without ReportBatchItemFailures (spec §2.3)', () => {
-  it('§2.3.1 ignores the return value: a response listing failures is still a success', async () => {
+describe('errors without ReportBatchItemFailures (docs/streams-and-lambda.md §2.3)', () => {
+  it('docs/streams-and-lambda.md §2.3.1 ignores the return value: a response listing failures is still a success', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder((event) => ({
       batchItemFailures: [{ itemIdentifier: event.Records[0]!.dynamodb!.SequenceNumber }],
@@ -132,7 +132,7 @@ describe('errors without ReportBatchItemFailures (spec §2.3)', () => {
     expect(events).toHaveLength(1);
   });
 
-  it('§2.3.1, §2.3.2 retries a failed batch whole, and the shard waits meanwhile', async () => {
+  it('docs/streams-and-lambda.md §2.3.1, §2.3.2 retries a failed batch whole, and the shard waits meanwhile', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder((_event, call) => (call <= 2 ? boom() : undefined));
     f.map({ name: 'fn', handler }, { BatchSize: 2 });
@@ -144,7 +144,7 @@ describe('errors without ReportBatchItemFailures (spec §2.3)', () => {
     expect(f.manager.inspect()[0]).toMatchObject({ retries: 2, recordsProcessed: 3, invocations: 4 });
   });
 
-  it('§2.3.1 counts a timed-out invocation as a failure', async () => {
+  it('docs/streams-and-lambda.md §2.3.1 counts a timed-out invocation as a failure', async () => {
     const f = mappingFixture();
     let calls = 0;
     f.map(
@@ -168,7 +168,7 @@ describe('errors without ReportBatchItemFailures (spec §2.3)', () => {
     expect(f.manager.inspect()[0]).toMatchObject({ recordsProcessed: 1, recordsFailed: 0 });
   });
 
-  it('§2.3.3, §2.1.7 discards after MaximumRetryAttempts (invoked 1 + retries times) and moves on', async () => {
+  it('docs/streams-and-lambda.md §2.3.3, §2.1.7 discards after MaximumRetryAttempts (invoked 1 + retries times) and moves on', async () => {
     for (const retries of [1, 3]) {
       const f = mappingFixture();
       const dlq = 'arn:aws:sqs:us-east-1:000000000000:dlq';
@@ -198,7 +198,7 @@ describe('errors without ReportBatchItemFailures (spec §2.3)', () => {
     }
   });
 
-  it('§2.3.3 discards records older than MaximumRecordAgeInSeconds as RecordAgeExceeded', async () => {
+  it('docs/streams-and-lambda.md §2.3.3 discards records older than MaximumRecordAgeInSeconds as RecordAgeExceeded', async () => {
     const f = mappingFixture();
     const dlq = 'arn:aws:sqs:us-east-1:000000000000:dlq';
     f.map(
@@ -213,7 +213,7 @@ describe('errors without ReportBatchItemFailures (spec §2.3)', () => {
     expect(f.clock.now() - Date.parse(record!.timestamp)).toBeLessThan(60_000);
   });
 
-  it('§2.1.7 retries until the record expires with the stream (24 h) by default', async () => {
+  it('docs/streams-and-lambda.md §2.1.7 retries until the record expires with the stream (24 h) by default', async () => {
     const f = mappingFixture();
     const dlq = 'arn:aws:sqs:us-east-1:000000000000:dlq';
     f.map({ name: 'fn', handler: boom }, { DestinationConfig: { OnFailure: { Destination: dlq } } });
@@ -226,7 +226,7 @@ describe('errors without ReportBatchItemFailures (spec §2.3)', () => {
 });
 
 describe('invocation failures outside the handler', () => {
-  it('§2.3.4 retries when the function cannot be invoked at all, without counting retry attempts', async () => {
+  it('docs/streams-and-lambda.md §2.3.4 retries when the function cannot be invoked at all, without counting retry attempts', async () => {
     const f = mappingFixture();
     let refusals = 2;
     const delivered: string[][] = [];
@@ -274,7 +274,7 @@ describe('invocation failures outside the handler', () => {
         const record = event.Records[0]!;
         images.push(structuredClone(record.dynamodb!.NewImage));
         if (images.length === 1) {
-          // As @middy/event-normalizer does (spec §4.4): images rewritten in place.
+          // As @middy/event-normalizer does (docs/streams-and-lambda.md §4.4): images rewritten in place.
           record.dynamodb!.NewImage = { pk: 'a' } as never;
           throw new Error('after mutating');
         }
@@ -286,8 +286,8 @@ describe('invocation failures outside the handler', () => {
   });
 });
 
-describe('positions, enabling and checkpoints (spec §2.1.4, §2.1.13, §1.4.3, §2.2.4)', () => {
-  it('§2.1.4 LATEST skips what is already in the stream; TRIM_HORIZON reads it', async () => {
+describe('positions, enabling and checkpoints (docs/streams-and-lambda.md §2.1.4, §2.1.13, §1.4.3, §2.2.4)', () => {
+  it('docs/streams-and-lambda.md §2.1.4 LATEST skips what is already in the stream; TRIM_HORIZON reads it', async () => {
     const f = mappingFixture();
     const latest = recorder();
     const horizon = recorder();
@@ -300,7 +300,7 @@ describe('positions, enabling and checkpoints (spec §2.1.4, §2.1.13, §1.4.3, 
     expect(horizon.events.flatMap(keysOf)).toEqual(['old', 'new']);
   });
 
-  it('§2.1.13 disabling stops processing and keeps the place; enabling resumes from it', async () => {
+  it('docs/streams-and-lambda.md §2.1.13 disabling stops processing and keeps the place; enabling resumes from it', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder();
     const uuid = f.map({ name: 'fn', handler });
@@ -326,7 +326,7 @@ describe('positions, enabling and checkpoints (spec §2.1.4, §2.1.13, §1.4.3, 
     expect(f.manager.inspect(uuid)).toMatchObject({ backlog: 0, iteratorAgeMs: 0, behindNewestMs: 0 });
   });
 
-  it('§1.4.6 skips what retention trimmed while the mapping was disabled, and says so', async () => {
+  it('docs/streams-and-lambda.md §1.4.6 skips what retention trimmed while the mapping was disabled, and says so', async () => {
     const f = mappingFixture({ changeLog: { rolloverPeriod: '48h' } });
     const { events, handler } = recorder();
     const uuid = f.map({ name: 'fn', handler });
@@ -340,7 +340,7 @@ describe('positions, enabling and checkpoints (spec §2.1.4, §2.1.13, §1.4.3, 
     expect(f.manager.inspect(uuid)).toMatchObject({ retentionSkips: 1, backlog: 0 });
   });
 
-  it('§2.2.4 delivers at least once: a batch in flight when the mapping stops comes again', async () => {
+  it('docs/streams-and-lambda.md §2.2.4 delivers at least once: a batch in flight when the mapping stops comes again', async () => {
     const f = mappingFixture();
     let release: () => void = () => {};
     const { events, handler } = recorder(() => new Promise<void>((resolve) => (release = resolve)));
@@ -375,7 +375,7 @@ describe('positions, enabling and checkpoints (spec §2.1.4, §2.1.13, §1.4.3, 
     expect(new Set(seen).size).toBe(30);
   });
 
-  it('§1.4.3 reads a parent shard to its end before its child', async () => {
+  it('docs/streams-and-lambda.md §1.4.3 reads a parent shard to its end before its child', async () => {
     const f = mappingFixture({ changeLog: { rolloverPeriod: '1h' } });
     const { events, handler } = recorder((_event, call) => (call === 1 ? boom() : undefined));
     f.map({ name: 'fn', handler }, { BatchSize: 1 });

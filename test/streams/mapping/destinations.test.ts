@@ -8,7 +8,10 @@ import { LocalDestinations } from '../../../infra/destinations/localDestinations
 import { START } from '../helpers.js';
 import { keysOf, mappingFixture, recorder } from './helpers.js';
 
-/** The on-failure invocation record, field by field (spec §2.5), and the local destinations. */
+/**
+ * The on-failure invocation record, field by field (docs/streams-and-lambda.md §2.5), and the local
+ * destinations.
+ */
 
 const SQS = 'arn:aws:sqs:us-east-1:000000000000:dlq';
 const SNS = 'arn:aws:sns:us-east-1:000000000000:failures';
@@ -38,8 +41,8 @@ function failing(destination: string, retries = 1) {
   return { f, events, uuid };
 }
 
-describe('on-failure invocation record (spec §2.5)', () => {
-  it('§2.5.1, §2.5.2 has the recorded shape and values for a function error', async () => {
+describe('on-failure invocation record (docs/streams-and-lambda.md §2.5)', () => {
+  it('docs/streams-and-lambda.md §2.5.1, §2.5.2 has the recorded shape and values for a function error', async () => {
     const { f, events } = failing(SQS);
     f.put('ok');
     f.put('bad');
@@ -98,7 +101,7 @@ describe('on-failure invocation record (spec §2.5)', () => {
     expect(shardId).toMatch(/^shardId-\d{20}-[0-9a-f]{8}$/);
   });
 
-  it('§2.5.3 omits responseContext for RecordAgeExceeded (and counts the invocations made)', async () => {
+  it('docs/streams-and-lambda.md §2.5.3 omits responseContext for RecordAgeExceeded (and counts the invocations made)', async () => {
     const f = mappingFixture();
     f.map(
       { name: 'fn', handler: () => Promise.reject(new Error('down')) },
@@ -112,7 +115,7 @@ describe('on-failure invocation record (spec §2.5)', () => {
     expect(record!.requestContext.approximateInvokeCount).toBeGreaterThan(1);
   });
 
-  it('§2.5.4 sends the same document to SNS and, with the event as an escaped JSON payload, to S3 under the documented key', async () => {
+  it('docs/streams-and-lambda.md §2.5.4 sends the same document to SNS and, with the event as an escaped JSON payload, to S3 under the documented key', async () => {
     for (const destination of [SNS, S3]) {
       const { f, uuid } = failing(destination, 0);
       f.put('bad');

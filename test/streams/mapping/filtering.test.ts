@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { ttlDelete } from '../helpers.js';
 import { keysOf, mappingFixture, recorder, TABLE, until } from './helpers.js';
 
-/** FilterCriteria on a running mapping (spec §3.3, §3.4, §3.14, §3.15). */
+/** FilterCriteria on a running mapping (docs/streams-and-lambda.md §3.3, §3.4, §3.14, §3.15). */
 
 const filters = (...patterns: string[]) => ({
   FilterCriteria: { Filters: patterns.map((Pattern) => ({ Pattern })) },
 });
 
-describe('filtering in a mapping (spec §3)', () => {
-  it('§3.15 consumes filtered-out records: no invocation when nothing matches, the checkpoint moves past them', async () => {
+describe('filtering in a mapping (docs/streams-and-lambda.md §3)', () => {
+  it('docs/streams-and-lambda.md §3.15 consumes filtered-out records: no invocation when nothing matches, the checkpoint moves past them', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder();
     const uuid = f.map(
@@ -34,7 +34,7 @@ describe('filtering in a mapping (spec §3)', () => {
     expect(Object.values(checkpoint)[0]!.processedThrough).toBe(`1${String(last).padStart(20, '0')}`);
   });
 
-  it('§3.15 never retries filtered-out records: a failure retries the matching ones only', async () => {
+  it('docs/streams-and-lambda.md §3.15 never retries filtered-out records: a failure retries the matching ones only', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder((_event, call) => {
       if (call === 1) throw new Error('once');
@@ -50,7 +50,7 @@ describe('filtering in a mapping (spec §3)', () => {
     ]);
   });
 
-  it('§3.14 selects TTL deletes by userIdentity; §3.4 matches typed image values', async () => {
+  it('docs/streams-and-lambda.md §3.14 selects TTL deletes by userIdentity; docs/streams-and-lambda.md §3.4 matches typed image values', async () => {
     const f = mappingFixture();
     const ttl = recorder();
     const paid = recorder();
@@ -73,7 +73,7 @@ describe('filtering in a mapping (spec §3)', () => {
     expect(paid.events.flatMap(keysOf)).toEqual(['a']);
   });
 
-  it('§3.15 with a batching window, filters each record as it is considered for the batch', async () => {
+  it('docs/streams-and-lambda.md §3.15 with a batching window, filters each record as it is considered for the batch', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder();
     f.map(
@@ -89,7 +89,7 @@ describe('filtering in a mapping (spec §3)', () => {
   });
 });
 
-describe('ParallelizationFactor (spec §2.1.6)', () => {
+describe('ParallelizationFactor (docs/streams-and-lambda.md §2.1.6)', () => {
   it('runs up to N batches of a shard at once and keeps each item’s records in order', async () => {
     const f = mappingFixture();
     let running = 0;

@@ -6,12 +6,13 @@ import { keysOf, mappingFixture } from './helpers.js';
 
 /**
  * Handlers written with middy and with Powertools' batch utility run unchanged under a mapping
- * (spec §4.1–§4.6), and their responses mean what they mean in AWS (spec §2.3, §2.4).
+ * (docs/streams-and-lambda.md §4.1–§4.6), and their responses mean what they mean in AWS
+ * (docs/streams-and-lambda.md §2.3, §2.4).
  */
 
 const RBIF = { FunctionResponseTypes: ['ReportBatchItemFailures'] };
 
-describe('middy handlers (spec §4.1–§4.3)', () => {
+describe('middy handlers (docs/streams-and-lambda.md §4.1–§4.3)', () => {
   it('runs middlewares around the handler with a Lambda context; a partial response checkpoints at the failure', async () => {
     const f = mappingFixture();
     const seen: string[][] = [];
@@ -64,7 +65,7 @@ describe('middy handlers (spec §4.1–§4.3)', () => {
     expect(remaining[0]).toBe(30_000);
   });
 
-  it('§4.3 an error no onError hook answers fails the whole batch, which is retried', async () => {
+  it('docs/streams-and-lambda.md §4.3 an error no onError hook answers fails the whole batch, which is retried', async () => {
     const f = mappingFixture();
     let calls = 0;
     const handler = middy<DynamoDBStreamEvent, void>()
@@ -84,7 +85,7 @@ describe('middy handlers (spec §4.1–§4.3)', () => {
   });
 });
 
-describe('Powertools BatchProcessor (spec §4.5, §4.6)', () => {
+describe('Powertools BatchProcessor (docs/streams-and-lambda.md §4.5, §4.6)', () => {
   function powertools(
     fail: (record: DynamoDBRecord) => boolean,
     options: { processInParallel?: boolean } = {},
@@ -101,7 +102,7 @@ describe('Powertools BatchProcessor (spec §4.5, §4.6)', () => {
     return { handler, handled };
   }
 
-  it('§4.5 reports failed records by sequence number; the mapping retries from the lowest', async () => {
+  it('docs/streams-and-lambda.md §4.5 reports failed records by sequence number; the mapping retries from the lowest', async () => {
     const f = mappingFixture();
     let attempts = 0;
     const { handler, handled } = powertools(
@@ -121,7 +122,7 @@ describe('Powertools BatchProcessor (spec §4.5, §4.6)', () => {
     expect(f.manager.inspect()[0]).toMatchObject({ recordsProcessed: 3, retries: 1 });
   });
 
-  it('§4.5 answers {batchItemFailures: []} when all succeed: invoked once', async () => {
+  it('docs/streams-and-lambda.md §4.5 answers {batchItemFailures: []} when all succeed: invoked once', async () => {
     const f = mappingFixture();
     const { handler } = powertools(() => false);
     f.map({ name: 'pt', handler }, RBIF);
@@ -133,7 +134,7 @@ describe('Powertools BatchProcessor (spec §4.5, §4.6)', () => {
     ]);
   });
 
-  it('§4.6 fails the invocation with FullBatchFailureError when every record fails; the batch is retried', async () => {
+  it('docs/streams-and-lambda.md §4.6 fails the invocation with FullBatchFailureError when every record fails; the batch is retried', async () => {
     const f = mappingFixture();
     let failing = true;
     const { handler, handled } = powertools(() => failing);

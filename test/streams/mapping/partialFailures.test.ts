@@ -2,7 +2,10 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { keysOf, mappingFixture, recorder } from './helpers.js';
 
-/** ReportBatchItemFailures (spec §2.4) and BisectBatchOnFunctionError (spec §2.1.9, §2.4.6). */
+/**
+ * ReportBatchItemFailures (docs/streams-and-lambda.md §2.4) and BisectBatchOnFunctionError
+ * (docs/streams-and-lambda.md §2.1.9, §2.4.6).
+ */
 
 const DLQ = 'arn:aws:sqs:us-east-1:000000000000:dlq';
 const sequenceOf = (event: DynamoDBStreamEvent, key: string) =>
@@ -17,8 +20,8 @@ function reporting(failing: Set<string>) {
   }));
 }
 
-describe('ReportBatchItemFailures (spec §2.4)', () => {
-  it('§2.4.2 checkpoints at the lowest failed record and retries from it, inclusive', async () => {
+describe('ReportBatchItemFailures (docs/streams-and-lambda.md §2.4)', () => {
+  it('docs/streams-and-lambda.md §2.4.2 checkpoints at the lowest failed record and retries from it, inclusive', async () => {
     const f = mappingFixture();
     const failing = new Set(['c', 'e']);
     const { events, handler } = reporting(failing);
@@ -34,7 +37,7 @@ describe('ReportBatchItemFailures (spec §2.4)', () => {
     expect(f.manager.inspect()[0]).toMatchObject({ recordsProcessed: 5, retries: 1 });
   });
 
-  it('§2.4.3 treats each success response as complete success: invoked once', async () => {
+  it('docs/streams-and-lambda.md §2.4.3 treats each success response as complete success: invoked once', async () => {
     const responses: unknown[] = [
       { batchItemFailures: [] },
       { batchItemFailures: null },
@@ -55,7 +58,7 @@ describe('ReportBatchItemFailures (spec §2.4)', () => {
     }
   });
 
-  it('§2.4.4 treats invalid responses as whole-batch failures: 1 + MaximumRetryAttempts invocations, then the DLQ with functionError null', async () => {
+  it('docs/streams-and-lambda.md §2.4.4 treats invalid responses as whole-batch failures: 1 + MaximumRetryAttempts invocations, then the DLQ with functionError null', async () => {
     const invalid: ((event: DynamoDBStreamEvent) => unknown)[] = [
       () => ({ batchItemFailures: [{ itemIdentifier: '' }] }),
       () => ({ batchItemFailures: [{ itemIdentifier: null }] }),
@@ -90,7 +93,7 @@ describe('ReportBatchItemFailures (spec §2.4)', () => {
     }
   });
 
-  it('§2.4.5 reproduces the recording: earlier records once, the failing one until the count reaches 4, then only it to the DLQ', async () => {
+  it('docs/streams-and-lambda.md §2.4.5 reproduces the recording: earlier records once, the failing one until the count reaches 4, then only it to the DLQ', async () => {
     const f = mappingFixture();
     const { events, handler } = reporting(new Set(['testId5']));
     f.map(
@@ -117,7 +120,7 @@ describe('ReportBatchItemFailures (spec §2.4)', () => {
     });
   });
 
-  it('§2.4.6 bisects a thrown batch whatever ReportBatchItemFailures says', async () => {
+  it('docs/streams-and-lambda.md §2.4.6 bisects a thrown batch whatever ReportBatchItemFailures says', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder((event) => {
       if (keysOf(event).includes('c')) throw new Error('poison');
@@ -143,7 +146,7 @@ describe('ReportBatchItemFailures (spec §2.4)', () => {
     ).toEqual([1]);
   });
 
-  it('§2.4.6 with bisect on, a partial response splits at the returned record and retries the rest only', async () => {
+  it('docs/streams-and-lambda.md §2.4.6 with bisect on, a partial response splits at the returned record and retries the rest only', async () => {
     const f = mappingFixture();
     const failing = new Set(['c']);
     const { events, handler } = reporting(failing);
@@ -162,7 +165,7 @@ describe('ReportBatchItemFailures (spec §2.4)', () => {
   });
 });
 
-describe('BisectBatchOnFunctionError (spec §2.1.9)', () => {
+describe('BisectBatchOnFunctionError (docs/streams-and-lambda.md §2.1.9)', () => {
   it('splits failed batches down to the bad record without consuming retries; the batch size stays', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder((event) => {

@@ -3,7 +3,10 @@ import { LambdaServiceError } from '../../../streams/mapping/errors.js';
 import type { CreateEventSourceMappingInput } from '../../../streams/mapping/settings.js';
 import { mappingFixture } from './helpers.js';
 
-/** CreateEventSourceMapping settings, defaults, ranges and messages (spec §2.1, §3.1, §3.2). */
+/**
+ * CreateEventSourceMapping settings, defaults, ranges and messages
+ * (docs/streams-and-lambda.md §2.1, §3.1, §3.2).
+ */
 
 function setup() {
   const f = mappingFixture();
@@ -33,8 +36,8 @@ function lambdaError(run: () => unknown) {
 const range = (value: number, member: string, constraint: string) =>
   `1 validation error detected: Value '${value}' at '${member}' failed to satisfy constraint: Member must have value ${constraint}`;
 
-describe('CreateEventSourceMapping (spec §2.1)', () => {
-  it('§2.1.15 answers State Creating with every default filled in, then the mapping is Enabled', () => {
+describe('CreateEventSourceMapping (docs/streams-and-lambda.md §2.1)', () => {
+  it('docs/streams-and-lambda.md §2.1.15 answers State Creating with every default filled in, then the mapping is Enabled', () => {
     const { f, create } = setup();
     const created = create({});
     expect(created).toEqual({
@@ -61,7 +64,7 @@ describe('CreateEventSourceMapping (spec §2.1)', () => {
     expect(f.manager.get(created.UUID).State).toBe('Enabled');
   });
 
-  it('§2.1.1 accepts BatchSize 1..10,000 and rejects 0 and 10,001 with the validator’s message', () => {
+  it('docs/streams-and-lambda.md §2.1.1 accepts BatchSize 1..10,000 and rejects 0 and 10,001 with the validator’s message', () => {
     const { create } = setup();
     expect(lambdaError(() => create({ BatchSize: 0 }))).toEqual({
       name: 'ValidationException',
@@ -75,14 +78,14 @@ describe('CreateEventSourceMapping (spec §2.1)', () => {
     expect(create({ BatchSize: 10_000 }).BatchSize).toBe(10_000);
   });
 
-  it('§2.1.3 does not require a window for BatchSize > 10', () => {
+  it('docs/streams-and-lambda.md §2.1.3 does not require a window for BatchSize > 10', () => {
     const { create } = setup();
     expect(create({ BatchSize: 100, MaximumBatchingWindowInSeconds: 0 }).MaximumBatchingWindowInSeconds).toBe(
       0,
     );
   });
 
-  it('§2.1.2, §2.1.6, §2.1.7, §2.1.11 reject values out of range', () => {
+  it('docs/streams-and-lambda.md §2.1.2, §2.1.6, §2.1.7, §2.1.11 reject values out of range', () => {
     const { create } = setup();
     expect(lambdaError(() => create({ MaximumBatchingWindowInSeconds: 301 })).message).toBe(
       range(301, 'maximumBatchingWindowInSeconds', 'less than or equal to 300'),
@@ -111,7 +114,7 @@ describe('CreateEventSourceMapping (spec §2.1)', () => {
     );
   });
 
-  it('§2.1.8 takes MaximumRecordAgeInSeconds -1 or 60..604,800 and refuses 0..59', () => {
+  it('docs/streams-and-lambda.md §2.1.8 takes MaximumRecordAgeInSeconds -1 or 60..604,800 and refuses 0..59', () => {
     const { f, create } = setup();
     expect(lambdaError(() => create({ MaximumRecordAgeInSeconds: 59 }))).toMatchObject({
       name: 'InvalidParameterValueException',
@@ -129,7 +132,7 @@ describe('CreateEventSourceMapping (spec §2.1)', () => {
     expect(create({ MaximumRecordAgeInSeconds: 604_800 }).MaximumRecordAgeInSeconds).toBe(604_800);
   });
 
-  it('§2.1.4 requires TRIM_HORIZON or LATEST: AT_TIMESTAMP is refused for DynamoDB', () => {
+  it('docs/streams-and-lambda.md §2.1.4 requires TRIM_HORIZON or LATEST: AT_TIMESTAMP is refused for DynamoDB', () => {
     const { f, create } = setup();
     expect(
       lambdaError(() => create({ StartingPosition: 'AT_TIMESTAMP', StartingPositionTimestamp: 1 })),
@@ -148,7 +151,7 @@ describe('CreateEventSourceMapping (spec §2.1)', () => {
     );
   });
 
-  it('§2.1.10 takes FunctionResponseTypes ["ReportBatchItemFailures"] only', () => {
+  it('docs/streams-and-lambda.md §2.1.10 takes FunctionResponseTypes ["ReportBatchItemFailures"] only', () => {
     const { create } = setup();
     expect(lambdaError(() => create({ FunctionResponseTypes: ['Foo'] })).message).toBe(
       "1 validation error detected: Value '[Foo]' at 'functionResponseTypes' failed to satisfy constraint: Member must satisfy constraint: [Member must satisfy enum value set: [ReportBatchItemFailures]]",
@@ -158,7 +161,7 @@ describe('CreateEventSourceMapping (spec §2.1)', () => {
     ]);
   });
 
-  it('§2.1.12 takes OnFailure only, to SQS, SNS or S3; an empty Destination removes it', () => {
+  it('docs/streams-and-lambda.md §2.1.12 takes OnFailure only, to SQS, SNS or S3; an empty Destination removes it', () => {
     const { f, create } = setup();
     expect(
       lambdaError(() =>
@@ -183,7 +186,7 @@ describe('CreateEventSourceMapping (spec §2.1)', () => {
       ).toEqual({ OnFailure: { Destination: destination } });
   });
 
-  it('§2.1.14 refuses a second mapping of the same stream and function (409), an unknown stream and function', () => {
+  it('docs/streams-and-lambda.md §2.1.14 refuses a second mapping of the same stream and function (409), an unknown stream and function', () => {
     const { f, create } = setup();
     const { UUID } = create({});
     expect(lambdaError(() => create({}))).toEqual({
@@ -209,7 +212,7 @@ describe('CreateEventSourceMapping (spec §2.1)', () => {
     });
   });
 
-  it('§3.1, §3.2 validates FilterCriteria: at most 5 filters of at most 4096 characters, valid patterns', () => {
+  it('docs/streams-and-lambda.md §3.1, §3.2 validates FilterCriteria: at most 5 filters of at most 4096 characters, valid patterns', () => {
     const { f, create } = setup();
     const filter = (Pattern: string) => ({ Pattern });
     const six = Array.from({ length: 6 }, () => filter('{"eventName":["INSERT"]}'));

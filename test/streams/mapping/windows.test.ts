@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { START } from '../helpers.js';
 import { keysOf, mappingFixture, until } from './helpers.js';
 
-/** Tumbling windows (spec §2.6). START is 12:00:00 UTC, so 60-second windows start on it. */
+/**
+ * Tumbling windows (docs/streams-and-lambda.md §2.6). START is 12:00:00 UTC, so 60-second windows start on
+ * it.
+ */
 
 interface WindowEvent {
   Records: { dynamodb?: { Keys?: { pk?: { S?: string } } } }[];
@@ -28,8 +31,8 @@ function counting(respond?: (event: WindowEvent, call: number) => unknown) {
   return { events, handler };
 }
 
-describe('tumbling windows (spec §2.6)', () => {
-  it('§2.6.1 adds window, state, shardId, eventSourceARN and the window flags; state flows between invocations', async () => {
+describe('tumbling windows (docs/streams-and-lambda.md §2.6)', () => {
+  it('docs/streams-and-lambda.md §2.6.1 adds window, state, shardId, eventSourceARN and the window flags; state flows between invocations', async () => {
     const f = mappingFixture();
     const { events, handler } = counting();
     f.map({ name: 'fn', handler }, { TumblingWindowInSeconds: 60 });
@@ -63,7 +66,7 @@ describe('tumbling windows (spec §2.6)', () => {
     expect(events[2]).toMatchObject({ Records: [], state: { count: 2 }, isFinalInvokeForWindow: true });
   });
 
-  it('§2.6.3 follows insertion time: records of the next window start a fresh state after the final invoke', async () => {
+  it('docs/streams-and-lambda.md §2.6.3 follows insertion time: records of the next window start a fresh state after the final invoke', async () => {
     const f = mappingFixture();
     const { events, handler } = counting();
     f.put('a');
@@ -82,7 +85,7 @@ describe('tumbling windows (spec §2.6)', () => {
     expect(f.manager.inspect()[0]).toMatchObject({ windowsClosed: 2, recordsProcessed: 2, backlog: 0 });
   });
 
-  it('§2.6.2 counts a response without state as a failed invocation (retried)', async () => {
+  it('docs/streams-and-lambda.md §2.6.2 counts a response without state as a failed invocation (retried)', async () => {
     const f = mappingFixture();
     const { events, handler } = counting((_event, call) => (call === 1 ? { notState: true } : undefined));
     f.map({ name: 'fn', handler }, { TumblingWindowInSeconds: 60 });
@@ -95,7 +98,7 @@ describe('tumbling windows (spec §2.6)', () => {
     ]);
   });
 
-  it('§2.6.3 checkpoints only when the final invoke succeeds: a restart replays the window with a fresh state', async () => {
+  it('docs/streams-and-lambda.md §2.6.3 checkpoints only when the final invoke succeeds: a restart replays the window with a fresh state', async () => {
     const f = mappingFixture();
     const { events, handler } = counting();
     const uuid = f.map({ name: 'fn', handler }, { TumblingWindowInSeconds: 60 });
@@ -113,7 +116,7 @@ describe('tumbling windows (spec §2.6)', () => {
     ]);
   });
 
-  it('§2.6.3 halts the shard until the final invoke succeeds', async () => {
+  it('docs/streams-and-lambda.md §2.6.3 halts the shard until the final invoke succeeds', async () => {
     const f = mappingFixture();
     let failFinal = true;
     const { events, handler } = counting((event) => {
@@ -132,7 +135,7 @@ describe('tumbling windows (spec §2.6)', () => {
     expect(events.filter((event) => keys(event).includes('b'))).toHaveLength(1);
   });
 
-  it('§2.6.2 ends the window early when the state passes 1 MB', async () => {
+  it('docs/streams-and-lambda.md §2.6.2 ends the window early when the state passes 1 MB', async () => {
     const f = mappingFixture();
     const { events, handler } = counting((event) =>
       event.isFinalInvokeForWindow ? { state: {} } : { state: { blob: 'x'.repeat(1_100_000) } },
@@ -152,7 +155,7 @@ describe('tumbling windows (spec §2.6)', () => {
     expect(keysOf(events[2] as never)).toEqual(['b']);
   });
 
-  it('§2.6.3 does not carry windows across shards: a child shard starts a fresh window', async () => {
+  it('docs/streams-and-lambda.md §2.6.3 does not carry windows across shards: a child shard starts a fresh window', async () => {
     const f = mappingFixture({ changeLog: { rolloverPeriod: '30s' } });
     const { events, handler } = counting();
     f.map({ name: 'fn', handler }, { TumblingWindowInSeconds: 60 });

@@ -33,7 +33,7 @@ describe('BatchWriteItem', () => {
     expect(engine.execute('GetItem', { TableName: 'TableA', Key: { id: { S: '1' } } })).toEqual({});
   });
 
-  it('rejects duplicates by value after the table lookup, the same key in two tables is fine (spec §7.2.2)', () => {
+  it('rejects duplicates by value after the table lookup, the same key in two tables is fine (docs/dynamodb.md §7.2.2)', () => {
     expect(
       wireError(() =>
         engine.execute('BatchWriteItem', {
@@ -53,7 +53,7 @@ describe('BatchWriteItem', () => {
     ).toEqual({ UnprocessedItems: {} });
   });
 
-  it('rejects a bad request anywhere before applying any (spec §7.2.1)', () => {
+  it('rejects a bad request anywhere before applying any (docs/dynamodb.md §7.2.1)', () => {
     const error = wireError(() =>
       engine.execute('BatchWriteItem', {
         RequestItems: { TableA: [put('ok'), { PutRequest: { Item: { id: { N: '1' } } } }] },
@@ -73,7 +73,7 @@ describe('BatchWriteItem', () => {
     );
   });
 
-  it('limits a table to 25 requests (spec §7.2.1)', () => {
+  it('limits a table to 25 requests (docs/dynamodb.md §7.2.1)', () => {
     const many = Array.from({ length: 26 }, (_, i) => put(String(i)));
     const error = wireError(() => engine.execute('BatchWriteItem', { RequestItems: { TableA: many } }));
     expect(error.__type).toBe('com.amazon.coral.validate#ValidationException');
@@ -124,7 +124,7 @@ describe('BatchGetItem', () => {
     expect(result.Responses.TableB).toEqual([{ id: { N: '7' } }]);
   });
 
-  it('rejects duplicate keys before the table lookup; 1000 and 1e3 are not duplicates here (spec §7.1.2, §9.10)', () => {
+  it('rejects duplicate keys before the table lookup; 1000 and 1e3 are not duplicates here (docs/dynamodb.md §7.1.2, §9.10)', () => {
     expect(
       wireError(() =>
         engine.execute('BatchGetItem', {
@@ -149,7 +149,7 @@ describe('BatchGetItem', () => {
     ).toEqual(validation('Too many items requested for the BatchGetItem call'));
   });
 
-  it('checks table names as map keys with the service text (spec §7.1.1)', () => {
+  it('checks table names as map keys with the service text (docs/dynamodb.md §7.1.1)', () => {
     const error = wireError(() =>
       engine.execute('BatchGetItem', { RequestItems: { 'a;': { Keys: [{ id: { S: '1' } }] } } }),
     );

@@ -3,7 +3,10 @@ import { Engine } from '../../../../core/engine.js';
 import { validation, wireError } from '../../../helpers/errors.js';
 import { addTable } from '../../../helpers/tables.js';
 
-/** The seed working-with-items.txt: conditional writes, atomic counters, optimistic locking. */
+/**
+ * The developer guide's "Working with items": conditional writes, atomic counters, optimistic
+ * locking. https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html
+ */
 let engine: Engine;
 beforeEach(() => {
   engine = new Engine();
@@ -27,7 +30,7 @@ const get = () =>
   ).Item;
 
 describe('conditional writes', () => {
-  it('lets the first of two clients win: the second sees the price changed (seed: $10 → $8, then $12 fails)', () => {
+  it('lets the first of two clients win: the second sees the price changed (guide example: $10 → $8, then $12 fails)', () => {
     const setPrice = (price: string) =>
       engine.execute('UpdateItem', {
         TableName: 'ProductCatalog',
@@ -52,7 +55,7 @@ describe('conditional writes', () => {
     expect(get().Title).toEqual({ S: 'Book 101 Title' });
   });
 
-  it('returns the item with ReturnValuesOnConditionCheckFailure ALL_OLD, lowercase message (spec §4.2.5, §9.3)', () => {
+  it('returns the item with ReturnValuesOnConditionCheckFailure ALL_OLD, lowercase message (docs/dynamodb.md §4.2.5, §9.3)', () => {
     const error = wireError(() =>
       engine.execute('DeleteItem', {
         TableName: 'ProductCatalog',
@@ -65,7 +68,7 @@ describe('conditional writes', () => {
     expect(error).toEqual({ ...conditionFailed, Item: get() });
   });
 
-  it('accepts the legacy Expected form and refuses mixing it with expressions (spec §5.4.2)', () => {
+  it('accepts the legacy Expected form and refuses mixing it with expressions (docs/dynamodb.md §5.4.2)', () => {
     expect(
       wireError(() =>
         engine.execute('PutItem', {
@@ -93,7 +96,7 @@ describe('conditional writes', () => {
 });
 
 describe('atomic counters and optimistic locking', () => {
-  it('increments and decrements a counter on every call (not idempotent, seed)', () => {
+  it('increments and decrements a counter on every call (not idempotent, as the guide warns)', () => {
     const add = (delta: string) =>
       engine.execute('UpdateItem', {
         TableName: 'ProductCatalog',
@@ -134,7 +137,7 @@ describe('atomic counters and optimistic locking', () => {
 });
 
 describe('UpdateItem', () => {
-  it('answers each ReturnValues option (spec §4.2.4)', () => {
+  it('answers each ReturnValues option (docs/dynamodb.md §4.2.4)', () => {
     const update = (ReturnValues: string) =>
       engine.execute('UpdateItem', {
         TableName: 'ProductCatalog',
@@ -156,7 +159,7 @@ describe('UpdateItem', () => {
     expect(update('NONE')).toEqual({});
   });
 
-  it('refuses to update a key attribute (spec §4.2.3)', () => {
+  it('refuses to update a key attribute (docs/dynamodb.md §4.2.3)', () => {
     expect(
       wireError(() =>
         engine.execute('UpdateItem', {
@@ -173,7 +176,7 @@ describe('UpdateItem', () => {
     );
   });
 
-  it('creates nothing for REMOVE on a missing item, but a key-only item without any update (spec §4.2.2)', () => {
+  it('creates nothing for REMOVE on a missing item, but a key-only item without any update (docs/dynamodb.md §4.2.2)', () => {
     const update = (id: string, rest: Record<string, unknown>) =>
       engine.execute('UpdateItem', { TableName: 'ProductCatalog', Key: { Id: { N: id } }, ...rest });
     update('3', { UpdateExpression: 'REMOVE Price' });
@@ -201,7 +204,7 @@ describe('UpdateItem', () => {
     expect(get()).not.toHaveProperty('Payload');
   });
 
-  it('fails a runtime error before writing anything (spec §5.3.4)', () => {
+  it('fails a runtime error before writing anything (docs/dynamodb.md §5.3.4)', () => {
     const error = wireError(() =>
       engine.execute('UpdateItem', {
         TableName: 'ProductCatalog',

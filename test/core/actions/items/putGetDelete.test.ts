@@ -20,7 +20,7 @@ const gameScore = {
 };
 
 describe('PutItem and GetItem', () => {
-  it('stores an item and reads it back whole (GameScores seed item)', () => {
+  it('stores an item and reads it back whole (the GameScores item of the GSI guide)', () => {
     expect(engine.execute('PutItem', { TableName: 'GameScores', Item: gameScore })).toEqual({});
     const got = engine.execute('GetItem', {
       TableName: 'GameScores',
@@ -38,7 +38,7 @@ describe('PutItem and GetItem', () => {
     ).toEqual({});
   });
 
-  it('replaces the whole item on a second put (spec §4.2.1)', () => {
+  it('replaces the whole item on a second put (docs/dynamodb.md §4.2.1)', () => {
     engine.execute('PutItem', { TableName: 'GameScores', Item: gameScore });
     const replacement = { UserId: { S: '101' }, GameTitle: { S: 'Galaxy Invaders' }, Wins: { N: '22' } };
     engine.execute('PutItem', { TableName: 'GameScores', Item: replacement });
@@ -61,7 +61,7 @@ describe('PutItem and GetItem', () => {
     expect(second).toEqual({ Attributes: gameScore });
   });
 
-  it('names numbers by value: 1000, 1e3 and +1000.0 are one item, returned as 1000 (spec §2.2.4)', () => {
+  it('names numbers by value: 1000, 1e3 and +1000.0 are one item, returned as 1000 (docs/dynamodb.md §2.2.4)', () => {
     engine.execute('PutItem', { TableName: 'Numbers', Item: { id: { N: '1e3' }, v: { N: '0.50' } } });
     engine.execute('PutItem', { TableName: 'Numbers', Item: { id: { N: '+1000.0' }, v: { N: '.5' } } });
     expect(engine.region().tables.get('Numbers')!.items.size).toBe(1);
@@ -115,13 +115,13 @@ describe('PutItem validation', () => {
     wireError(() => engine.execute('PutItem', { TableName: 'GameScores', Item, ...extra }));
   const key = { UserId: { S: 'u' }, GameTitle: { S: 'g' } };
 
-  it('reports a missing key attribute (spec §4.1.3)', () => {
+  it('reports a missing key attribute (docs/dynamodb.md §4.1.3)', () => {
     expect(put({ UserId: { S: 'u' } })).toEqual(
       validation('One or more parameter values were invalid: Missing the key GameTitle in the item'),
     );
   });
 
-  it('reports a key of the wrong type as in the seed: Type mismatch for key pk expected: S actual: N', () => {
+  it('reports a key of the wrong type as recorded by rory.horse: Type mismatch for key pk expected: S actual: N', () => {
     addTable(engine, 'schema-demo', ['pk', 'S']);
     const error = wireError(() =>
       engine.execute('PutItem', { TableName: 'schema-demo', Item: { pk: { N: '123' } } }),
@@ -131,7 +131,7 @@ describe('PutItem validation', () => {
     );
   });
 
-  it('rejects empty key strings with the Item wording (spec §2.3.3)', () => {
+  it('rejects empty key strings with the Item wording (docs/dynamodb.md §2.3.3)', () => {
     expect(put({ UserId: { S: '' }, GameTitle: { S: 'g' } })).toEqual(
       validation(
         'One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: UserId',
@@ -167,7 +167,7 @@ describe('PutItem validation', () => {
     );
   });
 
-  it('accepts an item of exactly 409600 bytes and rejects one byte more (spec §2.4.1)', () => {
+  it('accepts an item of exactly 409600 bytes and rejects one byte more (docs/dynamodb.md §2.4.1)', () => {
     // Names "UserId"(6)+"u"(1) + "GameTitle"(9)+"g"(1) + "d"(1) = 18 bytes besides the payload.
     const exact = { ...key, d: { S: 'x'.repeat(409_600 - 18) } };
     expect(engine.execute('PutItem', { TableName: 'GameScores', Item: exact })).toEqual({});
@@ -176,7 +176,7 @@ describe('PutItem validation', () => {
     );
   });
 
-  it('checks item size before the table exists (spec §8.2)', () => {
+  it('checks item size before the table exists (docs/dynamodb.md §8.2)', () => {
     const error = wireError(() =>
       engine.execute('PutItem', {
         TableName: 'NoSuchTable',
@@ -244,7 +244,7 @@ describe('PutItem validation', () => {
     );
   });
 
-  it('allows 32 nesting levels and rejects 33 (spec §2.1.5)', () => {
+  it('allows 32 nesting levels and rejects 33 (docs/dynamodb.md §2.1.5)', () => {
     let deep: unknown = { S: 'leaf' };
     for (let level = 1; level < 32; level++) deep = { L: [deep] };
     expect(engine.execute('PutItem', { TableName: 'GameScores', Item: { ...key, deep } })).toEqual({});
@@ -252,7 +252,7 @@ describe('PutItem validation', () => {
     expect(String(error.message)).toContain('nest');
   });
 
-  it('answers SerializationException for JSON of the wrong type, before any validation (spec §1.2.7)', () => {
+  it('answers SerializationException for JSON of the wrong type, before any validation (docs/dynamodb.md §1.2.7)', () => {
     expect(put({ ...key, a: { S: 5 } })).toEqual(serialization('NUMBER_VALUE cannot be converted to String'));
     expect(put({ ...key, a: { N: 3 } })).toEqual(serialization('NUMBER_VALUE cannot be converted to String'));
     expect(put({ ...key, a: { S: true } })).toEqual(
@@ -277,7 +277,7 @@ describe('PutItem validation', () => {
     );
   });
 
-  it('lists constraint violations, null members included (spec §1.2.8)', () => {
+  it('lists constraint violations, null members included (docs/dynamodb.md §1.2.8)', () => {
     const error = wireError(() => engine.execute('PutItem', { TableName: 'a;', ReturnValues: 'BOGUS' }));
     expect(error.__type).toBe('com.amazon.coral.validate#ValidationException');
     const message = String(error.message);
@@ -302,7 +302,7 @@ describe('PutItem validation', () => {
 });
 
 describe('GetItem and DeleteItem keys', () => {
-  it('answers "The provided key element does not match the schema" for a wrong key (spec §4.1.2)', () => {
+  it('answers "The provided key element does not match the schema" for a wrong key (docs/dynamodb.md §4.1.2)', () => {
     const mismatch = validation('The provided key element does not match the schema');
     const get = (Key: unknown) =>
       wireError(() => engine.execute('GetItem', { TableName: 'GameScores', Key }));
@@ -312,7 +312,7 @@ describe('GetItem and DeleteItem keys', () => {
     expect(get({ UserId: { S: 'u' }, Other: { S: 'g' } })).toEqual(mismatch);
   });
 
-  it('uses the Key wording for empty key strings (spec §2.3.3)', () => {
+  it('uses the Key wording for empty key strings (docs/dynamodb.md §2.3.3)', () => {
     const error = wireError(() =>
       engine.execute('GetItem', {
         TableName: 'GameScores',
@@ -339,9 +339,10 @@ describe('GetItem and DeleteItem keys', () => {
   });
 });
 
-describe('consumed capacity (spec §4.3)', () => {
+describe('consumed capacity (docs/dynamodb.md §4.3)', () => {
   it('charges 1 KB write units on the larger of old and new, and 4 KB read units halved when eventual', () => {
-    // The recorded vector of spec §2.4.4: this item is exactly 1024 bytes → 1 WCU; a byte more → 2.
+    // The recorded vector of docs/dynamodb.md §2.4.4: this item is exactly 1024 bytes → 1 WCU; a byte more →
+    // 2.
     addTable(engine, 'cap', ['a', 'S']);
     const item = {
       a: { S: 'x'.repeat(10) },

@@ -99,7 +99,7 @@ describe('Query key conditions', () => {
     expect(sks(page)).toEqual([1, 2, 3]);
   });
 
-  it('checks the key condition against the schema (spec §6.1.3)', () => {
+  it('checks the key condition against the schema (docs/dynamodb.md §6.1.3)', () => {
     const fail = (input: Record<string, unknown>) => wireError(() => query(input));
     expect(
       fail({ KeyConditionExpression: 'sk = :a', ExpressionAttributeValues: { ':a': { N: '1' } } }),
@@ -132,7 +132,7 @@ describe('Query key conditions', () => {
     );
   });
 
-  it('refuses filters on key attributes (spec §6.1.4)', () => {
+  it('refuses filters on key attributes (docs/dynamodb.md §6.1.4)', () => {
     expect(
       wireError(() =>
         query({
@@ -146,7 +146,7 @@ describe('Query key conditions', () => {
     );
   });
 
-  it('validates start keys and their position (spec §6.2.5)', () => {
+  it('validates start keys and their position (docs/dynamodb.md §6.2.5)', () => {
     const base = {
       KeyConditionExpression: 'pk = :pk AND sk > :a',
       ExpressionAttributeValues: values('p', { ':a': { N: '5' } }),
@@ -176,7 +176,7 @@ describe('Query key conditions', () => {
     ).toEqual(validation('The query can return at most one row and cannot be restarted'));
   });
 
-  it('applies the Select rules, prefixed in Query (spec §6.3.1)', () => {
+  it('applies the Select rules, prefixed in Query (docs/dynamodb.md §6.3.1)', () => {
     const base = { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: values('p') };
     expect(wireError(() => query({ ...base, Select: 'SPECIFIC_ATTRIBUTES' }))).toEqual(
       validation(
@@ -226,7 +226,7 @@ describe('Query paging', () => {
         ...(start ? { ExclusiveStartKey: start } : {}),
       });
       pages++;
-      // A page stops at the item whose size crosses 1 MB, that item included (spec §6.2.3).
+      // A page stops at the item whose size crosses 1 MB, that item included (docs/dynamodb.md §6.2.3).
       let bytes = 0;
       for (let i = scanned; i < scanned + page.ScannedCount; i++) bytes += sizeOf(i);
       const last = sizeOf(scanned + page.ScannedCount - 1);
@@ -241,7 +241,7 @@ describe('Query paging', () => {
     expect(kept).toEqual(Array.from({ length: 52 }, (_, i) => i * 97));
   });
 
-  it('counts Limit before the filter, and a page may be empty with a LastEvaluatedKey (spec §6.2.2)', () => {
+  it('counts Limit before the filter, and a page may be empty with a LastEvaluatedKey (docs/dynamodb.md §6.2.2)', () => {
     fill('p', 10, (i) => ({ even: { BOOL: i % 2 === 0 } }));
     const page = query({
       KeyConditionExpression: 'pk = :pk',

@@ -35,7 +35,7 @@ function scanAll(input: Record<string, unknown>): { keys: string[]; pages: numbe
 }
 
 describe('Scan', () => {
-  it('visits S partitions in the recorded hash order, whatever the insertion order (spec §6.4.2)', () => {
+  it('visits S partitions in the recorded hash order, whatever the insertion order (docs/dynamodb.md §6.4.2)', () => {
     for (const k of [...RECORDED_S_SCAN_ORDER].sort())
       engine.execute('PutItem', { TableName: 'Keys', Item: { k: { S: k } } });
     expect(scan({ TableName: 'Keys' }).Items!.map((item) => item.k!.S)).toEqual(RECORDED_S_SCAN_ORDER);
@@ -59,7 +59,7 @@ describe('Scan', () => {
     ]);
   });
 
-  it('pages with Limit, answering LastEvaluatedKey on a full page even when nothing remains (spec §6.2.2)', () => {
+  it('pages with Limit, answering LastEvaluatedKey on a full page even when nothing remains (docs/dynamodb.md §6.2.2)', () => {
     for (let i = 0; i < 5; i++)
       engine.execute('PutItem', { TableName: 'Keys', Item: { k: { S: `key${i}` } } });
     const first = scan({ TableName: 'Keys', Limit: 5 });
@@ -106,7 +106,7 @@ describe('Scan', () => {
     for (const segment of segments) expect(segment.length).toBeGreaterThan(0);
   });
 
-  it('stops a page at 1 MB of evaluated data, the crossing item included (spec §6.2.3)', () => {
+  it('stops a page at 1 MB of evaluated data, the crossing item included (docs/dynamodb.md §6.2.3)', () => {
     const big = 'x'.repeat(100_000);
     for (let i = 0; i < 25; i++)
       engine.execute('PutItem', { TableName: 'Keys', Item: { k: { S: `big${i}` }, v: { S: big } } });
@@ -120,7 +120,7 @@ describe('Scan', () => {
     expect(pages).toBe(3);
   });
 
-  it('rejects segment parameters with the service texts (spec §6.4.1)', () => {
+  it('rejects segment parameters with the service texts (docs/dynamodb.md §6.4.1)', () => {
     expect(wireError(() => engine.execute('Scan', { TableName: 'Keys', Segment: 1 }))).toEqual(
       validation(
         'The TotalSegments parameter is required but was not present in the request when Segment parameter is present',
@@ -166,7 +166,7 @@ describe('Scan', () => {
     );
   });
 
-  it('charges the page bytes rounded up to 4 KB once, halved when eventual (spec §4.3.3)', () => {
+  it('charges the page bytes rounded up to 4 KB once, halved when eventual (docs/dynamodb.md §4.3.3)', () => {
     for (let i = 0; i < 3; i++)
       engine.execute('PutItem', {
         TableName: 'Keys',

@@ -73,7 +73,7 @@ describe('TransactWriteItems', () => {
     );
   });
 
-  it('rejects two actions on one item (spec §7.3.2)', () => {
+  it('rejects two actions on one item (docs/dynamodb.md §7.3.2)', () => {
     expect(
       wireError(() =>
         engine.execute('TransactWriteItems', {
@@ -83,7 +83,7 @@ describe('TransactWriteItems', () => {
     ).toEqual(validation('Transaction request cannot include multiple operations on one item'));
   });
 
-  it('accepts 100 actions and rejects 101 and 0 (spec §7.3.1)', () => {
+  it('accepts 100 actions and rejects 101 and 0 (docs/dynamodb.md §7.3.1)', () => {
     const actions = (n: number) => Array.from({ length: n }, (_, i) => putOrder(`bulk${i}`));
     expect(engine.execute('TransactWriteItems', { TransactItems: actions(100) })).toEqual({});
     for (const n of [0, 101]) {
@@ -92,7 +92,7 @@ describe('TransactWriteItems', () => {
     }
   });
 
-  it('is idempotent with a ClientRequestToken for 10 minutes, then treats it as new (spec §7.3.4)', () => {
+  it('is idempotent with a ClientRequestToken for 10 minutes, then treats it as new (docs/dynamodb.md §7.3.4)', () => {
     const events: ChangeEvent[] = [];
     engine.onCommit((event) => events.push(event));
     const request = { ClientRequestToken: 'token-1', TransactItems: [putOrder('o1')] };
@@ -131,7 +131,7 @@ describe('TransactWriteItems', () => {
     expect(String(error.message)).toContain("at 'clientRequestToken' failed to satisfy constraint");
   });
 
-  it('charges double write units (spec §4.3.3)', () => {
+  it('charges double write units (docs/dynamodb.md §4.3.3)', () => {
     const result = engine.execute('TransactWriteItems', {
       TransactItems: [putOrder('o1')],
       ReturnConsumedCapacity: 'TOTAL',
@@ -141,7 +141,7 @@ describe('TransactWriteItems', () => {
 });
 
 describe('TransactGetItems', () => {
-  it('answers entries aligned with the request, without Item for a missing item (spec §7.3.7)', () => {
+  it('answers entries aligned with the request, without Item for a missing item (docs/dynamodb.md §7.3.7)', () => {
     engine.execute('PutItem', { TableName: 'Orders', Item: { id: { S: 'o1' } } });
     const result = engine.execute('TransactGetItems', {
       TransactItems: [

@@ -8,7 +8,7 @@ const START = Date.UTC(2026, 0, 1);
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const pt = { ReadCapacityUnits: 5, WriteCapacityUnits: 3 };
 
-describe('CreateTable (spec §3.1)', () => {
+describe('CreateTable (docs/dynamodb.md §3.1)', () => {
   it('answers the CREATING description of a provisioned table', () => {
     // Prepare
     const engine = instantEngine();

@@ -24,7 +24,7 @@ const gsi = (name: string, keySchema: unknown, extra: Record<string, unknown> = 
   ...extra,
 });
 
-describe('CreateTable table name (spec §2.5.2)', () => {
+describe('CreateTable table name (docs/dynamodb.md §2.5.2)', () => {
   const engine = instantEngine();
   it('returns the required-parameter message when TableName is missing', () => {
     expectValidation(
@@ -57,7 +57,7 @@ describe('CreateTable table name (spec §2.5.2)', () => {
   });
 });
 
-describe('CreateTable constraint list (spec §1.2.8, §1.2.9)', () => {
+describe('CreateTable constraint list (docs/dynamodb.md §1.2.8, §1.2.9)', () => {
   const engine = instantEngine();
   it('lists null throughput members and a missing KeySchema', () => {
     expectConstraints(
@@ -196,7 +196,7 @@ describe('CreateTable constraint list (spec §1.2.8, §1.2.9)', () => {
   });
 });
 
-describe('CreateTable billing and throughput (spec §3.1.2)', () => {
+describe('CreateTable billing and throughput (docs/dynamodb.md §3.1.2)', () => {
   const engine = instantEngine();
   const base = { TableName: 'abc', AttributeDefinitions: [], KeySchema: keys(['a', 'HASH']) };
   it('requires both units when provisioned (the default)', () => {
@@ -276,7 +276,7 @@ describe('CreateTable billing and throughput (spec §3.1.2)', () => {
   });
 });
 
-describe('CreateTable table keys (spec §3.1.3)', () => {
+describe('CreateTable table keys (docs/dynamodb.md §3.1.3)', () => {
   const engine = instantEngine();
   const create = (definitions: unknown, keySchema: unknown, extra: Record<string, unknown> = {}) => ({
     TableName: 'abc',
@@ -364,7 +364,7 @@ describe('CreateTable table keys (spec §3.1.3)', () => {
   });
 });
 
-describe('CreateTable local secondary indexes (spec §3.1.4)', () => {
+describe('CreateTable local secondary indexes (docs/dynamodb.md §3.1.4)', () => {
   const engine = instantEngine();
   const withLsi = (...indexes: unknown[]) => ({ ...rangeTable('abc'), LocalSecondaryIndexes: indexes });
   it('rejects an empty list', () => {
@@ -462,7 +462,7 @@ describe('CreateTable local secondary indexes (spec §3.1.4)', () => {
   });
 });
 
-describe('CreateTable global secondary indexes (spec §3.1.5, §3.1.6, §3.1.7)', () => {
+describe('CreateTable global secondary indexes (docs/dynamodb.md §3.1.5, §3.1.6, §3.1.7)', () => {
   const engine = instantEngine();
   const withGsi = (...indexes: unknown[]) => ({ ...rangeTable('abc'), GlobalSecondaryIndexes: indexes });
   const index = (keySchema: unknown, extra: Record<string, unknown> = {}) =>
@@ -601,7 +601,7 @@ describe('CreateTable global secondary indexes (spec §3.1.5, §3.1.6, §3.1.7)'
   });
 });
 
-describe('CreateTable other settings (streams spec §1.6, SSE, table class, tags)', () => {
+describe('CreateTable other settings (docs/streams-and-lambda.md §1.6, SSE, table class, tags)', () => {
   const engine = instantEngine();
   it.each([
     [
@@ -671,7 +671,7 @@ describe('CreateTable other settings (streams spec §1.6, SSE, table class, tags
   });
 });
 
-describe('CreateTable member types (spec §1.2.7, §3.1.7)', () => {
+describe('CreateTable member types (docs/dynamodb.md §1.2.7, §3.1.7)', () => {
   it('returns SerializationException for a NonKeyAttributes entry that is not a string', () => {
     const engine = instantEngine();
     expect(

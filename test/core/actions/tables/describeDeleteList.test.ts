@@ -11,7 +11,8 @@ import {
   slowEngine,
 } from './helpers.js';
 
-describe.each(['DescribeTable', 'DeleteTable', 'UpdateTable'])('%s table name (spec §2.5.2)', (operation) => {
+// Control-plane TableName checks (docs/dynamodb.md §2.5.2).
+describe.each(['DescribeTable', 'DeleteTable', 'UpdateTable'])('%s table name', (operation) => {
   const engine = instantEngine();
   it('returns the required-parameter message when TableName is missing', () => {
     expectValidation(
@@ -39,7 +40,7 @@ describe.each(['DescribeTable', 'DeleteTable', 'UpdateTable'])('%s table name (s
   });
 });
 
-describe('DescribeTable (spec §3.2)', () => {
+describe('DescribeTable (docs/dynamodb.md §3.2)', () => {
   it('answers ResourceNotFoundException naming a missing table', () => {
     expect(
       wireError(() => instantEngine().execute('DescribeTable', { TableName: 'non_existent_table' })),
@@ -71,7 +72,7 @@ describe('DescribeTable (spec §3.2)', () => {
     engine.execute('PutItem', { TableName: 'Counted', Item: { a: { S: 'abc' }, x: { N: '12' } } });
     const table = describeOf(engine, 'Counted');
     expect(table.ItemCount).toBe(1);
-    // a (1) + "abc" (3) + x (1) + 12 (2 bytes) = 7 (spec §2.4).
+    // a (1) + "abc" (3) + x (1) + 12 (2 bytes) = 7 (docs/dynamodb.md §2.4).
     expect(table.TableSizeBytes).toBe(7);
   });
 
@@ -90,7 +91,7 @@ describe('DescribeTable (spec §3.2)', () => {
   });
 });
 
-describe('DeleteTable (spec §3.4.1)', () => {
+describe('DeleteTable (docs/dynamodb.md §3.4.1)', () => {
   it('answers DELETING with counters and no schema, and the table is gone at once with no delay', () => {
     const engine = instantEngine();
     engine.execute('CreateTable', { ...hashTable('Gone'), GlobalSecondaryIndexes: undefined });
@@ -198,7 +199,7 @@ describe('DeleteTable (spec §3.4.1)', () => {
   });
 });
 
-describe('ListTables (spec §3.4.2)', () => {
+describe('ListTables (docs/dynamodb.md §3.4.2)', () => {
   const engine = instantEngine();
   for (const name of ['delta', 'alpha', 'Charlie', 'bravo', 'echo'])
     engine.execute('CreateTable', rangeTable(name));
@@ -263,7 +264,7 @@ describe('ListTables (spec §3.4.2)', () => {
       ],
     ],
   ])(
-    'lists bad paging parameters (%j) — names are list entries as on the data plane (spec §2.5.3)',
+    'lists bad paging parameters (%j) — names are list entries as on the data plane (docs/dynamodb.md §2.5.3)',
     (input, entries) => {
       expectConstraints(engine, 'ListTables', input, entries);
     },

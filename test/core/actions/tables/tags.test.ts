@@ -20,7 +20,7 @@ function taggedEngine() {
 const list = (engine: ReturnType<typeof instantEngine>, arn = ARN) =>
   engine.execute('ListTagsOfResource', { ResourceArn: arn }).Tags;
 
-describe('TagResource, UntagResource, ListTagsOfResource (spec §3.4.3)', () => {
+describe('TagResource, UntagResource, ListTagsOfResource (docs/dynamodb.md §3.4.3)', () => {
   it('adds, overwrites and removes tags, answering empty bodies', () => {
     const engine = taggedEngine();
     expect(list(engine)).toEqual([]);
@@ -110,7 +110,7 @@ describe('TagResource, UntagResource, ListTagsOfResource (spec §3.4.3)', () => 
     ['TagResource', { Tags: [{ Key: 'x', Value: 'y' }] }],
     ['UntagResource', { TagKeys: ['x'] }],
     ['ListTagsOfResource', {}],
-  ])('%s ARN checks (spec §9.6)', (operation, rest) => {
+  ])('%s ARN checks (docs/dynamodb.md §9.6)', (operation, rest) => {
     const engine = taggedEngine();
     it.each(['I_do_not_exist', 'a:b:c:d:e:f/g', ' '])('says an ARN must start with arn: (%j)', (arn) => {
       expectValidation(

@@ -20,7 +20,10 @@ const createIndex = (name: string, keySchema: unknown, extra: Record<string, unk
   Create: { IndexName: name, KeySchema: keySchema, Projection: { ProjectionType: 'ALL' }, ...extra },
 });
 
-/** The seed's schema-demo table: on demand, key pk, GSI `gsi` on ix_pk. */
+/**
+ * The schema-demo table of rory.horse's write-up: on demand, key pk, GSI `gsi` on ix_pk.
+ * http://rory.horse/posts/dynamo-dissected-schema/
+ */
 function schemaDemo(engine = instantEngine()) {
   engine.execute('CreateTable', {
     TableName: 'schema-demo',
@@ -40,7 +43,7 @@ const animalType = {
   GlobalSecondaryIndexUpdates: [createIndex('animal_type', keys(['type', 'HASH'], ['admitted', 'RANGE']))],
 };
 
-describe('the schema-validation seed', () => {
+describe('the schema-validation write-up (rory.horse)', () => {
   it('refuses a definition no key uses', () => {
     expectValidation(
       instantEngine(),
@@ -117,7 +120,7 @@ describe('the schema-validation seed', () => {
   });
 });
 
-describe('UpdateTable Create (spec §3.3.4)', () => {
+describe('UpdateTable Create (docs/dynamodb.md §3.3.4)', () => {
   it.each(['gsi', 'lsi'])('refuses a name an index already has (%s)', (name) => {
     const engine = instantEngine();
     engine.execute('CreateTable', {
@@ -285,7 +288,7 @@ describe('UpdateTable Create (spec §3.3.4)', () => {
   });
 });
 
-describe('UpdateTable Delete and Update (spec §3.3.4, §3.3.5)', () => {
+describe('UpdateTable Delete and Update (docs/dynamodb.md §3.3.4, §3.3.5)', () => {
   function lsiAndGsi() {
     const engine = instantEngine();
     engine.execute('CreateTable', {

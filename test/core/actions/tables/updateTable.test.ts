@@ -33,7 +33,7 @@ const withTwoIndexes = (name: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('UpdateTable provisioned throughput (spec §3.3.5)', () => {
+describe('UpdateTable provisioned throughput (docs/dynamodb.md §3.3.5)', () => {
   it('refuses a change to the current values with the service message', () => {
     const engine = instantEngine();
     engine.execute('CreateTable', rangeTable('same', { ProvisionedThroughput: units(5, 7) }));
@@ -175,7 +175,7 @@ describe('UpdateTable billing mode', () => {
   });
 });
 
-describe('UpdateTable streams (streams spec §1.1.7, §1.1.8, §1.6)', () => {
+describe('UpdateTable streams (docs/streams-and-lambda.md §1.1.7, §1.1.8, §1.6)', () => {
   const at = Date.UTC(2015, 4, 11, 21, 21, 33, 291);
   const enable = (viewType = 'NEW_IMAGE') => ({
     StreamSpecification: { StreamEnabled: true, StreamViewType: viewType },

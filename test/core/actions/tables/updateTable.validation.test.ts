@@ -21,7 +21,7 @@ const create = (name: string, key = 'x') => ({
   Create: { IndexName: name, KeySchema: keys([key, 'HASH']), Projection: { ProjectionType: 'ALL' } },
 });
 
-describe('UpdateTable stateless checks (spec §3.3.1, §3.3.2, §8.4)', () => {
+describe('UpdateTable stateless checks (docs/dynamodb.md §3.3.1, §3.3.2, §8.4)', () => {
   const engine = instantEngine();
   it.each([
     { TableName: 'abc' },
@@ -192,7 +192,7 @@ describe('UpdateTable stateless checks (spec §3.3.1, §3.3.2, §8.4)', () => {
   });
 });
 
-describe('UpdateTable against the table (spec §3.3.3, §3.3.5)', () => {
+describe('UpdateTable against the table (docs/dynamodb.md §3.3.3, §3.3.5)', () => {
   it('answers ResourceNotFoundException for a missing table before looking at indexes', () => {
     const engine = instantEngine();
     for (const input of [
