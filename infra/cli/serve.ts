@@ -9,8 +9,14 @@ import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
 import type { Durability, Persistence } from '../persistence/index.js';
 import { type DataDirOptions, LocalStack } from '../stack/localStack.js';
-import { describeOrigin, loadStack, type StackDefinition } from '../stack/sources/index.js';
+import {
+  describeOrigin,
+  loadStack,
+  type StackDefinition,
+  type StackRequest,
+} from '../stack/sources/index.js';
 import { watchFunctions } from '../stack/watchFunctions.js';
+import { watchStack } from '../stack/watchStack.js';
 import { createDemoTable } from './demoTable.js';
 
 /** `eddy serve` options as commander parsed them (flags win over the config file). */
@@ -72,7 +78,7 @@ export interface ServeIo {
  */
 export async function serve(options: ServeOptions, io: ServeIo): Promise<RunningEddy> {
   const logger = createHostLogger({ level: options.verbose ? 'debug' : 'warn' });
-  const definition = await loadStack({
+  const request: StackRequest = {
     cwd: io.cwd,
     ...(options.config === undefined ? {} : { config: options.config }),
     ...(options.template === undefined ? {} : { template: options.template }),
@@ -80,7 +86,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     ...(options.region === undefined ? {} : { region: options.region }),
     ...(options.accountId === undefined ? {} : { accountId: options.accountId }),
     ...(options.cdk === undefined ? {} : { cdk: options.cdk }),
-  });
+  };
+  const definition = await loadStack(request);
   const config: EddyConfig = definition?.config ?? {};
   const configFile = definition?.origin.file;
   const settings = config.server ?? {};
@@ -124,6 +131,24 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       ? watchFunctions(stack, { outDirectory: join(baseDirectory, '.eddy', 'watch'), print: io.print })
       : undefined;
   await watcher?.ready;
+  // The stack's file too: read again and reconciled on change (a CDK app is not synthesized again:
+  // eddy follows its cdk.out as `cdk synth` or `cdk watch` rewrites it).
+  const stackWatcher =
+    watcher !== undefined && definition !== undefined
+      ? watchStack(stack, definition, {
+          reload: async () =>
+            (await loadStack({
+              ...request,
+              config: undefined,
+              template: undefined,
+              ...definitionSource(definition),
+              cdk: false,
+            }))!,
+          print: io.print,
+          functions: watcher,
+          cwd: io.cwd,
+        })
+      : undefined;
   const address = await stack
     .listen({
       host: options.host ?? settings.host ?? DEFAULT_HOST,
@@ -138,6 +163,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
         : {}),
     })
     .catch(async (error: unknown) => {
+      stackWatcher?.close();
       await watcher?.close();
       await stack.close();
       throw error;
@@ -160,10 +186,18 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
   });
   logger.info({ url: address.url, region, accountId, config: configFile ?? null }, 'listening');
   const close = async () => {
+    stackWatcher?.close();
     await watcher?.close();
     await stack.close();
   };
   return { stack, server: stack.httpServer!, engine, address, logger, persistence, close };
+}
+
+/** The file a stack came from, as the request that reads it again names it. */
+function definitionSource(definition: StackDefinition): Pick<StackRequest, 'config' | 'template'> {
+  return definition.origin.format === 'eddy-config'
+    ? { config: definition.origin.file }
+    : { template: definition.origin.file };
 }
 
 /** `config /path/eddy.config.ts`, or `template template.yaml (SAM template, found in the working folder)`. */
@@ -223,7 +257,8 @@ function printBanner(print: (line: string) => void, address: BoundAddress, facts
   if (facts.demo !== undefined) print(`  demo table ${describeDemo(facts.demo)}`);
   for (const line of facts.functions) print(`  function ${line}`);
   for (const line of facts.notices) print(`  ${line}`);
-  if (facts.watching) print('  watching handlers: a change rebuilds and reloads its function');
+  if (facts.watching)
+    print('  watching handlers and the stack file: a change rebuilds and reloads what it touches');
   print('');
   print('Try it (any credentials are accepted):');
   const credentials = 'AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local';

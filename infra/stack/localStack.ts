@@ -5,7 +5,13 @@ import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js
 import { type ChangeLog, StreamsService } from '../../streams/index.js';
 import { MappingManager } from '../../streams/mapping/index.js';
 import { archiverBinding, archiveSinkOf } from '../archive/index.js';
-import { BindingError, bindingsOf, type FunctionBinding, runsLocally } from '../bindings.js';
+import {
+  BindingError,
+  bindingsOf,
+  type FunctionBinding,
+  runsLocally,
+  type StreamBinding,
+} from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import { type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
@@ -72,7 +78,8 @@ export class LocalStack {
   private readonly closers: (() => Promise<void> | void)[] = [];
 
   private constructor(
-    readonly config: EddyConfig,
+    /** The stack's config (replaced when `--watch` reconciles a changed template). */
+    public config: EddyConfig,
     readonly engine: Engine,
     readonly streams: StreamsService,
     readonly functions: LocalFunctions,
@@ -241,6 +248,7 @@ export class LocalStack {
     );
     const outDirectory =
       this.options.buildDirectory ?? `${this.options.baseDirectory ?? process.cwd()}/.eddy/build`;
+    for (const binding of bindings) this.bundles.delete(binding.functionName);
     for (const [name, module] of await buildFunctions(toBuild, outDirectory)) this.bundles.set(name, module);
   }
 
@@ -249,38 +257,52 @@ export class LocalStack {
    * does not run (another runtime) is defined as one that fails, with its mappings disabled.
    */
   startFunction(binding: FunctionBinding): void {
-    const { engine } = this;
-    const options = this.options;
-    const runs = runsLocally(binding);
-    const handler = runs ? options.handlers?.[binding.functionName] : notRunHandler(binding);
+    this.defineProjectFunction(binding);
+    for (const stream of binding.streams) this.bindStream(binding, stream);
+    this.startSchedules(binding);
+  }
+
+  /** (Re)defines a project function: its bundle, its module, or the test's in-process handler. */
+  defineProjectFunction(binding: FunctionBinding): void {
+    const handler = runsLocally(binding)
+      ? this.options.handlers?.[binding.functionName]
+      : notRunHandler(binding);
     this.defineFunction(
       binding,
       handler ? { handler } : { module: this.bundles.get(binding.functionName) ?? binding.handlerPath },
     );
-    for (const stream of binding.streams) {
-      const table = engine.region().tables.get(stream.table)!;
-      if (table.stream?.enabled !== true) {
-        throw new BindingError(
-          `functions.${binding.functionName}`,
-          `table '${stream.table}' has no enabled stream (add StreamSpecification to the table)`,
-        );
-      }
-      this.createBinding(
-        binding.functionName,
-        stream.table,
-        {
-          ...(stream.settings as Record<string, unknown>),
-          StartingPosition: stream.settings.StartingPosition ?? 'TRIM_HORIZON',
-          EventSourceArn: table.stream.arn,
-          FunctionName: binding.functionName,
-          // A function eddy does not run keeps its mapping, paused where it starts.
-          ...(runs ? {} : { Enabled: false }),
-        },
+  }
+
+  /** Starts the mapping of one stream binding of a project function. */
+  bindStream(binding: FunctionBinding, stream: StreamBinding): void {
+    const table = this.engine.region().tables.get(stream.table);
+    if (table?.stream?.enabled !== true) {
+      throw new BindingError(
         `functions.${binding.functionName}`,
+        `table '${stream.table}' has no enabled stream (add StreamSpecification to the table)`,
       );
     }
+    this.createBinding(
+      binding.functionName,
+      stream.table,
+      {
+        ...(stream.settings as Record<string, unknown>),
+        StartingPosition: stream.settings.StartingPosition ?? 'TRIM_HORIZON',
+        EventSourceArn: table.stream.arn,
+        FunctionName: binding.functionName,
+        // A function eddy does not run keeps its mapping, paused where it starts.
+        ...(runsLocally(binding) ? {} : { Enabled: false }),
+      },
+      `functions.${binding.functionName}`,
+    );
+  }
+
+  /** Starts a project function's schedules (replacing any it had). */
+  startSchedules(binding: FunctionBinding): void {
+    const { engine } = this;
+    this.stopSchedules(binding.functionName);
     const scheduled = binding.schedules
-      .filter((schedule) => runs && schedule.enabled && options.startSchedules !== false)
+      .filter((schedule) => runsLocally(binding) && schedule.enabled && this.options.startSchedules !== false)
       .map((schedule) =>
         scheduleFunction(engine.clock, (event) => this.invokeScheduled(binding.functionName, event), {
           rate: schedule.rateMs,
@@ -291,16 +313,27 @@ export class LocalStack {
             this.logger.error({ err: error, function: binding.functionName }, 'scheduled run failed'),
         }),
       );
-    if (scheduled.length > 0) this.schedules.set(binding.functionName, scheduled);
+    if (scheduled.length === 0) return;
+    this.schedules.set(binding.functionName, scheduled);
     for (const schedule of scheduled) {
       // `settled()` (and the test kit's `advance`) waits for a scheduled run in flight, as for the ttl-expirer.
       const unregister = engine.addSettler(() => schedule.settled());
-      this.closers.push(() => {
+      const stop = () => {
         unregister();
         schedule.stop();
-      });
+      };
+      this.scheduleStops.set(schedule, stop);
+      this.closers.push(stop);
     }
   }
+
+  /** Stops a project function's schedules. */
+  stopSchedules(functionName: string): void {
+    for (const schedule of this.schedules.get(functionName) ?? []) this.scheduleStops.get(schedule)?.();
+    this.schedules.delete(functionName);
+  }
+
+  private readonly scheduleStops = new Map<Schedule, () => void>();
 
   /**
    * Replaces a function's code (as UpdateFunctionCode does) with a module file, e.g. a fresh

@@ -17,7 +17,9 @@ export const eddyConfigSource: StackSource = {
       origin: { format: 'eddy-config', file, kind: 'eddy config', discovered: options.discovered === true },
       baseDirectory: dirname(file),
       notices: [],
-      watchFiles: [file],
+      // An ES module config is evaluated once per process (import() caches it): only TypeScript
+      // (tsx imports it afresh) and JSON configs are read again under --watch.
+      watchFiles: /\.(m?ts|json)$/.test(file) ? [file] : [],
       errorAt: (where, reason, errorOptions) => new ConfigError(file, where, reason, errorOptions),
     };
   },
