@@ -9,8 +9,9 @@ import {
   type HandlerModule,
   handlerModule,
 } from './handlerCode.js';
-import { type CfnResource, isObject, type TemplateResolver } from './intrinsics.js';
+import type { CfnResource, TemplateResolver } from './intrinsics.js';
 import { eddyMetadata } from './resourceAttributes.js';
+import { isObject } from './shapes.js';
 import type { TemplatePath } from './templateFile.js';
 import { Values } from './values.js';
 

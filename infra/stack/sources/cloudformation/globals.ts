@@ -1,4 +1,5 @@
-import { type CfnResource, type CfnTemplate, isObject } from './intrinsics.js';
+import type { CfnResource, CfnTemplate } from './intrinsics.js';
+import { isObject } from './shapes.js';
 
 /**
  * SAM's `Globals` section: properties every resource of a type starts from, merged the way the SAM

@@ -1,6 +1,8 @@
+import { Conditions } from './conditions.js';
 import { type ParameterValues, parameterValue, type TemplateParameter } from './parameters.js';
 import { type PseudoParameters, pseudoParameter } from './pseudoParameters.js';
 import { attributeOf, localName, refOf } from './resourceAttributes.js';
+import { isObject } from './shapes.js';
 import type { TemplatePath } from './templateFile.js';
 
 /**
@@ -85,14 +87,19 @@ const FUNCTION_KEYS = new Set([
 ]);
 
 export class TemplateResolver {
-  private readonly conditions = new Map<string, boolean>();
+  private readonly conditions: Conditions;
   private readonly evaluating = new Set<string>();
   private readonly names = new Map<string, string>();
 
   constructor(
     readonly template: CfnTemplate,
     readonly options: ResolverOptions,
-  ) {}
+  ) {
+    this.conditions = new Conditions(template.Conditions ?? {}, {
+      evaluate: (value, path) => this.resolve(value, path),
+      fail: (path, reason) => this.fail(path, reason),
+    });
+  }
 
   get pseudo(): PseudoParameters {
     return this.options.pseudo;
@@ -221,7 +228,7 @@ export class TemplateResolver {
       case 'Fn::Not':
       case 'Fn::And':
       case 'Fn::Or':
-        return this.conditionFunction(name, argument, path);
+        return this.conditions.conditionFunction(name, argument, path);
       case 'Fn::FindInMap':
         return this.findInMap(argument, path);
       case 'Fn::Base64':
@@ -382,56 +389,10 @@ export class TemplateResolver {
 
   /** A named condition of the Conditions section. */
   condition(name: string, path: TemplatePath): boolean {
-    const known = this.conditions.get(name);
-    if (known !== undefined) return known;
-    const conditions = this.template.Conditions ?? {};
-    if (!Object.hasOwn(conditions, name)) return this.fail(path, `no condition '${name}' in Conditions`);
-    const key = `condition:${name}`;
-    if (this.evaluating.has(key)) return this.fail(['Conditions', name], 'the condition refers to itself');
-    this.evaluating.add(key);
-    try {
-      const value = this.conditionValue(conditions[name], ['Conditions', name]);
-      this.conditions.set(name, value);
-      return value;
-    } finally {
-      this.evaluating.delete(key);
-    }
+    return this.conditions.condition(name, path);
   }
 
-  /** A condition expression: a condition function or `{ Condition: name }`. */
-  private conditionValue(value: unknown, path: TemplatePath): boolean {
-    if (isObject(value) && Object.keys(value).length === 1) {
-      if (typeof value.Condition === 'string') return this.condition(value.Condition, [...path, 'Condition']);
-      const [key] = Object.keys(value) as [string];
-      if (['Fn::Equals', 'Fn::Not', 'Fn::And', 'Fn::Or'].includes(key))
-        return this.conditionFunction(key, value[key], [...path, key]);
-    }
-    const resolved = this.evaluate(value, path);
-    if (resolved === true || resolved === 'true') return true;
-    if (resolved === false || resolved === 'false') return false;
-    return this.fail(path, 'a condition must be Fn::Equals, Fn::Not, Fn::And, Fn::Or or { Condition: name }');
-  }
-
-  private conditionFunction(name: string, argument: unknown, path: TemplatePath): boolean {
-    if (!Array.isArray(argument)) return this.fail(path, `${name} takes a list`);
-    if (name === 'Fn::Equals') {
-      const [left, right] = this.arguments(argument, path, 2, 'Fn::Equals takes [value, value]');
-      const a = this.evaluate(left, [...path, 0]);
-      const b = this.evaluate(right, [...path, 1]);
-      // CloudFormation compares the values' text: `!Equals [!Ref Count, 3]` with Count "3" holds.
-      return JSON.stringify(normalised(a)) === JSON.stringify(normalised(b));
-    }
-    const values = argument.map((item, index) => this.conditionValue(item, [...path, index]));
-    if (name === 'Fn::Not') {
-      if (values.length !== 1) return this.fail(path, 'Fn::Not takes [condition]');
-      return !values[0];
-    }
-    // Fn::And and Fn::Or take 2 to 10 conditions.
-    if (values.length < 2 || values.length > 10) return this.fail(path, `${name} takes 2 to 10 conditions`);
-    return name === 'Fn::And' ? values.every(Boolean) : values.some(Boolean);
-  }
-
-  private arguments(argument: unknown, path: TemplatePath, count: number, usage: string): unknown[] {
+  arguments(argument: unknown, path: TemplatePath, count: number, usage: string): unknown[] {
     if (!Array.isArray(argument) || argument.length !== count) return this.fail(path, usage);
     return argument;
   }
@@ -452,15 +413,4 @@ export class TemplateResolver {
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
     return this.fail(path, `a string is needed here, not ${Array.isArray(value) ? 'a list' : 'an object'}`);
   }
-}
-
-/** Scalars as text, as CloudFormation compares them. */
-function normalised(value: unknown): unknown {
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.map(normalised);
-  return value;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

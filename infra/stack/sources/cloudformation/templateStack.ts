@@ -15,8 +15,9 @@ import {
 } from './events.js';
 import { FUNCTION_TYPES, type FunctionReadOptions, readFunction } from './functions.js';
 import { applyGlobals } from './globals.js';
-import { type CfnTemplate, isObject, type ResolverOptions, TemplateResolver } from './intrinsics.js';
+import { type CfnTemplate, type ResolverOptions, TemplateResolver } from './intrinsics.js';
 import { eddyMetadata } from './resourceAttributes.js';
+import { isObject } from './shapes.js';
 import { readTable, TABLE_TYPES } from './tables.js';
 import type { TemplatePath } from './templateFile.js';
 

@@ -1,4 +1,5 @@
-import { isObject, type TemplateResolver } from './intrinsics.js';
+import type { TemplateResolver } from './intrinsics.js';
+import { isObject } from './shapes.js';
 import type { TemplatePath } from './templateFile.js';
 
 /**
