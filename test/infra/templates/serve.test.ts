@@ -48,7 +48,10 @@ describe('eddy serve in a SAM project', () => {
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
     await client.send(
-      new PutItemCommand({ TableName: 'test-orders', Item: { orderId: { S: 'o-1' }, status: { S: 'placed' } } }),
+      new PutItemCommand({
+        TableName: 'test-orders',
+        Item: { orderId: { S: 'o-1' }, status: { S: 'placed' } },
+      }),
     );
     client.destroy();
     await until(
