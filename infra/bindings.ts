@@ -26,7 +26,7 @@ export interface FunctionBinding {
 
 /**
  * Whether eddy runs a function: Node.js runtimes only (`nodejs*`, or none named). Others are kept
- * with their bindings, which stay disabled (docs/templates.md "Functions eddy does not run").
+ * with their bindings, which stay disabled (docs/templates.md §3.5).
  */
 export function runsLocally(binding: Pick<FunctionBinding, 'runtime'>): boolean {
   return binding.runtime === undefined || /^nodejs/.test(binding.runtime);

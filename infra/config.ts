@@ -89,7 +89,7 @@ export interface FunctionConfig {
   /**
    * The Lambda runtime (default a Node.js one). eddy runs Node.js functions only: a function in
    * another runtime (`python3.12`, `java21`, a container image...) is listed at start, its stream
-   * bindings are kept disabled and its schedules do not run (see docs/templates.md).
+   * bindings are kept disabled and its schedules do not run (docs/templates.md §3.5).
    */
   readonly runtime?: string;
   /**

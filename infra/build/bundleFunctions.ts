@@ -99,7 +99,7 @@ export function projectEntries(
   baseDirectory: string,
   eddyRoot = EDDY_ROOT,
 ): FunctionEntry[] {
-  // Functions in other runtimes are not eddy's to build (docs/templates.md).
+  // Functions in other runtimes are not eddy's to build (docs/templates.md §3.5).
   const entries: FunctionEntry[] = bindingsOf(config, baseDirectory)
     .filter(runsLocally)
     .map((binding) => ({

@@ -7,8 +7,8 @@ import { bindingUuid } from './mappingCheckpoints.js';
 
 /**
  * `eddy serve --watch` on a template (or config): the stack file changed, so the running stack is
- * brought to the new definition without a restart, and without losing data (docs/templates.md
- * §6):
+ * brought to the new definition without a restart, and without losing data
+ * (docs/templates.md §6):
  * - a new table is created; a table no longer declared is kept with its items; a table's stream
  *   and TTL settings are applied (other changes to a table need a restart, and say so);
  * - a new function starts; a removed one stops (its mappings are deleted, its schedules stop);

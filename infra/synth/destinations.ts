@@ -77,7 +77,7 @@ export class Destinations {
       logicalId = this.ids.allocate(name, suffix);
       this.byArn.set(arn, logicalId);
       this.created.set(logicalId, arn);
-      // The local name and ARN it stands for: what the template read back gives it (docs/templates.md).
+      // The local name and ARN it stands for: what the template read back gives it (docs/templates.md §7).
       this.resources[logicalId] = {
         ...resourceOf(service, type),
         Metadata: { Eddy: { Name: name, Arn: arn } },

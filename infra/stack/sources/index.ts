@@ -11,7 +11,7 @@ import {
 } from './stackDefinition.js';
 
 /**
- * Where a stack comes from (DESIGN §1.1): `--config` (an eddy config), `--template` (a file or
+ * Where a stack comes from (docs/templates.md §2): `--config` (an eddy config), `--template` (a file or
  * folder of any format), or, with neither, the first of these found in the working folder:
  * eddy.config.*, a SAM/CloudFormation template (template.yaml|yml|json), a CDK app (cdk.out/, or
  * cdk.json with `--cdk`). docs/templates.md says the same for users.

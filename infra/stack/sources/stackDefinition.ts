@@ -2,7 +2,7 @@ import { ConfigError } from '../../cli/loadConfig.js';
 import type { EddyConfig } from '../../config.js';
 
 /**
- * One stack, whatever it was written in (DESIGN §1.1): an eddy config, a SAM or CloudFormation
+ * One stack, whatever it was written in (docs/templates.md §2): an eddy config, a SAM or CloudFormation
  * template, a CDK cloud assembly... Each format has a loader (`sources/<format>/`) that produces
  * this; the local stack, `eddy build`, `eddy synth` and `eddy invoke` read only `config`, so none
  * of them knows where a stack came from.

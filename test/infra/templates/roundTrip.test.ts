@@ -9,7 +9,7 @@ import { loadConfig } from '../../../infra/cli/loadConfig.js';
 import type { EddyConfig } from '../../../infra/config.js';
 import { runCommand } from '../../helpers/command.js';
 
-// `eddy synth` is the reverse of the config loader (DESIGN §1.1): the template it writes, read back
+// `eddy synth` is the reverse of the config loader (docs/templates.md §7): the template it writes, read back
 // with --template, runs the same stack as the config it came from.
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 let directory: string;

@@ -19,7 +19,7 @@ import { type AssemblyStack, readCloudAssembly } from './cloudAssembly.js';
 
 /**
  * CDK apps, through their cloud assembly: every stack's template is read as a CloudFormation
- * template (docs/templates.md "CDK"), with the Lambda code taken from the asset folders the
+ * template (docs/templates.md §4), with the Lambda code taken from the asset folders the
  * assembly holds (what `cdk deploy` would upload: NodejsFunction bundles as CDK built them), and
  * `Fn::ImportValue` between stacks of the assembly answered from the exporting stack's Outputs.
  * The stacks make one local stack: their tables and functions must not share names.

@@ -6,7 +6,7 @@ import type { TemplatePath } from './templateFile.js';
  * documents for each type ("Return values" of each resource's page), built from the resource's
  * local name, the stack's region and account.
  *
- * Local names (docs/templates.md "Names"): the physical name the template gives (`TableName`,
+ * Local names (docs/templates.md §3.3): the physical name the template gives (`TableName`,
  * `FunctionName`, `QueueName`...), else the name eddy synth recorded (`Metadata.Eddy.Name`, with
  * the local ARN in `Metadata.Eddy.Arn` for the destinations it creates), else the logical id. CloudFormation would generate `<stack>-<LogicalId>-<random>`; the logical id
  * keeps names stable across runs and readable in logs, and code that reads a name through `Ref`
