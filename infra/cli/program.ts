@@ -14,6 +14,7 @@ import {
 import { addBuildCommand } from './commands/build.js';
 import { addEventCommand } from './commands/event.js';
 import { addInvokeCommand } from './commands/invoke.js';
+import { addMappingsCommand } from './commands/mappings.js';
 import { addRecordCommand } from './commands/record.js';
 import { CDK_OPTION, PARAMETERS_OPTION, TEMPLATE_OPTION } from './commands/stackOptions.js';
 import { addSynthCommand } from './commands/synth.js';
@@ -83,7 +84,9 @@ Examples:
   eddy serve --config examples/votes/eddy.config.ts --watch   # functions reload on save
 
 Endpoints: POST / (DynamoDB_20120810.* and registered APIs such as DynamoDBStreams_20120810.*),
-GET / (service health text), GET /_eddy/health (JSON, for scripts and containers).
+/2015-03-31/... (the Lambda API: functions, Invoke, event source mappings; SigV4 service lambda),
+GET / (service health text), GET /_eddy/health (JSON, for scripts and containers),
+GET /_eddy/api/mappings (the mappings' run-time state, as \`eddy mappings\` shows it).
 Logs: JSON lines (pino) on stderr, warnings only unless --verbose. SIGINT/SIGTERM: graceful stop.`;
 
 /** The `eddy` command line. `run(argv)` parses and runs; errors print a clear message. */
@@ -195,6 +198,8 @@ export function createProgram(io: CliIo): Command {
   addRecordCommand(program, io);
   addInvokeCommand(program, io);
   addEventCommand(program, io);
+  // `eddy mappings [disable|enable NAME]`: the event source mappings of a running eddy.
+  addMappingsCommand(program, io);
 
   // `eddy --help` documents everything: the serve options and the config file too.
   program.addHelpText('after', () => `\n${serveCommand.helpInformation().trimEnd()}\n${CONFIG_HELP}`);

@@ -268,6 +268,8 @@ function printBanner(print: (line: string) => void, address: BoundAddress, facts
       ? `  ${credentials} aws dynamodb list-tables ${endpoint}`
       : `  ${credentials} aws dynamodb scan --table-name ${exampleTable} ${endpoint}`,
   );
+  // The Lambda API answers on the same port (docs/lambda-api.md).
+  if (facts.functions.length > 0) print(`  ${credentials} aws lambda list-event-source-mappings ${endpoint}`);
   print('');
   print('Press Ctrl+C to stop.');
 }

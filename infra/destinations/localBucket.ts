@@ -56,7 +56,11 @@ export class LocalBucket implements FailureDestination {
 
   async send(notice: FailureNotice): Promise<void> {
     const key = failureObjectKey(notice.mappingUuid, notice.shardId, notice.record.timestamp);
-    const body = JSON.stringify({ ...notice.record, payload: JSON.stringify(notice.payload()) });
+    await this.put(key, JSON.stringify({ ...notice.record, payload: JSON.stringify(notice.payload()) }));
+  }
+
+  /** Stores one object (an asynchronous invocation's record, under Lambda's key for those). */
+  async put(key: string, body: string): Promise<void> {
     this.objects.set(key, body);
     const directory = this.options.directory;
     if (directory === undefined) return;

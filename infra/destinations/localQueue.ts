@@ -46,7 +46,14 @@ export class LocalQueue implements FailureDestination {
   }
 
   async send(notice: FailureNotice): Promise<void> {
-    const body = JSON.stringify(notice.record);
+    await this.enqueue(JSON.stringify(notice.record));
+  }
+
+  /**
+   * Adds one message with this body (an asynchronous invocation's record, or the event itself
+   * for a dead-letter queue).
+   */
+  async enqueue(body: string): Promise<void> {
     this.queue.push({ messageId: randomUUID(), body });
     const file = this.options.file;
     if (file === undefined) return;

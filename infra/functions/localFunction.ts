@@ -152,16 +152,20 @@ export class LocalFunction implements MappedFunction {
     this.injectedDuplicates = count;
   }
 
-  async invoke(event: unknown): Promise<InvocationResult> {
+  /**
+   * Runs the handler once with `event`. `requestId` gives the invocation its id (the Lambda API's
+   * Invoke answers with it, and an asynchronous event keeps one id across its retries); by
+   * default a fresh one.
+   */
+  async invoke(event: unknown, options: { readonly requestId?: string } = {}): Promise<InvocationResult> {
     if (this.injectedDuplicates > 0) {
       this.injectedDuplicates--;
-      await this.invokeOnce(event);
+      await this.invokeOnce(event, randomUUID());
     }
-    return this.invokeOnce(event);
+    return this.invokeOnce(event, options.requestId ?? randomUUID());
   }
 
-  private async invokeOnce(event: unknown): Promise<InvocationResult> {
-    const requestId = randomUUID();
+  private async invokeOnce(event: unknown, requestId: string): Promise<InvocationResult> {
     const clock = this.environment.clock;
     const startedAt = clock.now();
     const started = performance.now();
@@ -191,7 +195,10 @@ export class LocalFunction implements MappedFunction {
     }
     const durationMs = performance.now() - started;
     // The runtime logs a failed invocation's error as an ERROR line (Lambda's "Invoke Error").
-    if (!outcome.ok) write('ERROR', `Invoke Error \t${JSON.stringify(outcome.error)}`);
+    if (!outcome.ok) {
+      const { errorType, errorMessage } = outcome.error;
+      write('ERROR', `Invoke Error \t${JSON.stringify({ errorType, errorMessage })}`);
+    }
     emit(endLine(requestId));
     emit(reportLine(requestId, durationMs, this.memory));
     const entry: InvocationLogEntry = outcome.ok
@@ -217,8 +224,8 @@ export class LocalFunction implements MappedFunction {
         };
     this.log.add(entry);
     return outcome.ok
-      ? { requestId, status: 'ok', payload: outcome.result }
-      : { requestId, status: 'error', error: outcome.error };
+      ? { requestId, status: 'ok', payload: outcome.result, logs }
+      : { requestId, status: 'error', error: outcome.error, logs };
   }
 
   private async inProcess(

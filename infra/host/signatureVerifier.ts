@@ -54,10 +54,17 @@ export class SignatureVerifier {
     for (const key of keys) this.keys.set(key.accessKeyId, key);
   }
 
-  /** Resolves to the caller's key, or rejects with the service's error. */
-  async verify(request: WireRequest, signature: RequestSignature): Promise<AccessKey> {
+  /**
+   * Resolves to the caller's key, or rejects with the service's error. `signingName` is the
+   * credential scope's service (`dynamodb`, which the Streams API signs with too; `lambda`).
+   */
+  async verify(
+    request: WireRequest,
+    signature: RequestSignature,
+    signingName = SIGNING_SERVICE,
+  ): Promise<AccessKey> {
     const signingDate = parseAmzDate(signature.date);
-    checkScope(signature);
+    checkScope(signature, signingName);
     const signedHeaders = signature.signedHeaders.split(';');
     if (!signedHeaders.includes('host')) {
       throw new InvalidSignatureException("'Host' must be a 'SignedHeader' in the AWS Authorization.");
@@ -165,10 +172,10 @@ function signableRequest(
 }
 
 /** Scope checks, reported together as the service does (messages from recorded responses). */
-function checkScope(signature: RequestSignature): void {
+function checkScope(signature: RequestSignature, signingName: string): void {
   let problems = '';
-  if (signature.scopeService !== SIGNING_SERVICE) {
-    problems += `Credential should be scoped to correct service: '${SIGNING_SERVICE}'. `;
+  if (signature.scopeService !== signingName) {
+    problems += `Credential should be scoped to correct service: '${signingName}'. `;
   }
   if (signature.scopeTerminator !== 'aws4_request') {
     problems += `Credential should be scoped with a valid terminator: 'aws4_request', not '${signature.scopeTerminator}'. `;

@@ -1,9 +1,14 @@
+import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Clock, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
 import { type ChangeLog, StreamsService } from '../../streams/index.js';
-import { MappingManager } from '../../streams/mapping/index.js';
+import {
+  type CreateEventSourceMappingInput,
+  type EventSourceMappingConfiguration,
+  MappingManager,
+} from '../../streams/mapping/index.js';
 import { archiverBinding, archiveSinkOf } from '../archive/index.js';
 import {
   BindingError,
@@ -21,6 +26,10 @@ import { createHostLogger, type Logger } from '../host/logger.js';
 import { RequestPipeline } from '../host/pipeline.js';
 import { provisionTables } from '../host/provision.js';
 import { type BoundAddress, EddyServer, type ServerOptions } from '../host/server.js';
+// By file, not the barrel: the barrel brings the SDK's LambdaClient, which `eddy serve` never uses.
+import { LambdaBackend } from '../lambda-api/backend.js';
+import { lambdaReadService } from '../lambda-api/readService.js';
+import { lambdaService } from '../lambda-api/service.js';
 import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
 import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
@@ -91,6 +100,12 @@ export class LocalStack {
     readonly persistence: Persistence | undefined,
     private readonly checkpoints: MappingCheckpoints,
   ) {}
+
+  /**
+   * The Lambda API's side of the stack (its functions, asynchronous invocations, what a data
+   * directory keeps of its changes), served with the DynamoDB API on the same port.
+   */
+  lambdaApi!: LambdaBackend;
 
   /** The ttl-expirer schedule. */
   ttl: TtlExpirer | undefined;
@@ -187,6 +202,21 @@ export class LocalStack {
     );
     stack.options = { ...options, baseDirectory };
     try {
+      stack.lambdaApi = new LambdaBackend({
+        functions,
+        mappings,
+        destinations,
+        clock,
+        accountId,
+        region,
+        ...(persistence === undefined ? {} : { directory: join(persistence.directory.path, 'lambda') }),
+        createMapping: (input, uuid) => stack.createMapping(input, uuid),
+        forgetMapping: (uuid) => checkpoints.forget(uuid),
+        settler: engine,
+        onError: (error, context) => logger.error({ err: error, context }, 'lambda api error'),
+        onWarning: (message) => logger.warn(message),
+      });
+      stack.closers.push(() => stack.lambdaApi.close());
       const held = engine.region(accountId, region).tables;
       const declared = (config.tables ?? []).filter((table) => !held.has(table.TableName ?? ''));
       provisionTables(engine, declared, { accountId, region }, { logger });
@@ -194,6 +224,8 @@ export class LocalStack {
       await stack.buildFunctions(stack.bindings);
       for (const binding of stack.bindings) stack.startFunction(binding);
       stack.startArchive(baseDirectory);
+      // What the Lambda API created before a restart, once the config's functions exist.
+      stack.lambdaApi.restore();
     } catch (error) {
       await stack.close();
       throw error;
@@ -223,17 +255,34 @@ export class LocalStack {
     where: string,
   ): void {
     const uuid = bindingUuid(functionName, tableName);
-    const checkpoint = this.checkpoints.restore(uuid, input.EventSourceArn as string);
+    // A config mapping the Lambda API disabled before a restart stays disabled.
+    const enabled = this.lambdaApi.configMappingEnabled(uuid);
     try {
-      this.mappings.create(input as never, checkpoint === undefined ? { uuid } : { checkpoint });
-      if (checkpoint === undefined && this.persistence !== undefined) {
-        const start = this.mappings.checkpoints().find((candidate) => candidate.uuid === uuid);
-        if (start !== undefined) this.checkpoints.begin(start);
-      }
+      this.createMapping(
+        (enabled === undefined
+          ? input
+          : { ...input, Enabled: enabled }) as unknown as CreateEventSourceMappingInput,
+        uuid,
+      );
     } catch (error) {
       // Settings Lambda would refuse (BatchSize 0, an unknown FunctionResponseType...): Lambda's message.
       throw new BindingError(where, `stream binding on '${tableName}': ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Creates a mapping (the config's, or the Lambda API's) with its UUID: with a data directory,
+   * one that existed before a restart resumes from its saved checkpoint, and a new one saves
+   * where it starts.
+   */
+  private createMapping(input: CreateEventSourceMappingInput, uuid: string): EventSourceMappingConfiguration {
+    const checkpoint = this.checkpoints.restore(uuid, input.EventSourceArn);
+    const answer = this.mappings.create(input, checkpoint === undefined ? { uuid } : { checkpoint });
+    if (checkpoint === undefined && this.persistence !== undefined) {
+      const start = this.mappings.checkpoints().find((candidate) => candidate.uuid === uuid);
+      if (start !== undefined) this.checkpoints.begin(start);
+    }
+    return answer;
   }
 
   private options: StackOptions = {};
@@ -411,6 +460,8 @@ export class LocalStack {
         ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
       });
       this.requestPipeline.registerService(this.streams.protocol);
+      this.requestPipeline.registerRestService(lambdaService(this.lambdaApi));
+      this.requestPipeline.registerRestService(lambdaReadService(this.lambdaApi));
     }
     return this.requestPipeline;
   }
@@ -418,11 +469,11 @@ export class LocalStack {
   private server: EddyServer | undefined;
 
   /**
-   * Serves the stack over HTTP (DynamoDB and DynamoDB Streams on one port). Options are the
+   * Serves the stack over HTTP (DynamoDB, DynamoDB Streams and the Lambda API on one port). Options are the
    * server's (host, port, access keys...); the engine and logger are the stack's.
    *
    * The project's functions then reach this stack with the AWS SDK as written, as a function in
-   * Lambda reaches DynamoDB: the SDK reads `AWS_ENDPOINT_URL_DYNAMODB` (and `_STREAMS`) from the
+   * Lambda reaches DynamoDB: the SDK reads `AWS_ENDPOINT_URL_DYNAMODB` (and `_STREAMS`, `_LAMBDA`) from the
    * environment ("Service-specific endpoints", AWS SDKs and Tools reference guide), which this
    * sets, with the region and, when none are set, credentials the server accepts.
    */
@@ -435,6 +486,8 @@ export class LocalStack {
       ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
     });
     this.server.registerService(this.streams.protocol);
+    this.server.registerRestService(lambdaService(this.lambdaApi));
+    this.server.registerRestService(lambdaReadService(this.lambdaApi));
     const address = await this.server.listen();
     const server = this.server;
     this.closers.push(() => server.close());
@@ -448,6 +501,7 @@ export class LocalStack {
   ) {
     process.env.AWS_ENDPOINT_URL_DYNAMODB = url;
     process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS = url;
+    process.env.AWS_ENDPOINT_URL_LAMBDA = url;
     process.env.AWS_REGION ??= this.engine.defaultRegion;
     if (process.env.AWS_ACCESS_KEY_ID === undefined || accessKey !== undefined) {
       process.env.AWS_ACCESS_KEY_ID = accessKey?.accessKeyId ?? 'eddy';

@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { VirtualClock } from '../../core/clock.js';
 import type { InvocationRecord } from '../../streams/mapping/index.js';
@@ -7,6 +8,7 @@ import type { EddyConfig } from '../config.js';
 import type { InvocationLogEntry } from '../functions/invocationLog.js';
 import { createHostLogger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
+import { createLocalLambdaClient } from '../lambda-api/localClient.js';
 import { LocalStack, type StackOptions } from '../stack/localStack.js';
 import { loadStack, type StackDefinition } from '../stack/sources/index.js';
 
@@ -21,6 +23,7 @@ import { loadStack, type StackDefinition } from '../stack/sources/index.js';
  * await stack.settled();                       // indexes caught up, mappings drained
  * expect(stack.invocations('onVote')).toHaveLength(1);
  * await stack.advance('48h');                  // TTL runs, retries back off, windows close
+ * await stack.lambda.send(new ListEventSourceMappingsCommand({}));  // the Lambda API, in process
  * await stack.close();
  * ```
  */
@@ -40,6 +43,11 @@ export class TestStack {
   readonly client: DynamoDBClient;
   /** The same, with native JavaScript values (`@aws-sdk/lib-dynamodb`). */
   readonly documentClient: DynamoDBDocumentClient;
+  /**
+   * A real LambdaClient answered in process by the stack's Lambda API: create functions and
+   * event source mappings, invoke, list, disable... as a test written against AWS does.
+   */
+  readonly lambda: LambdaClient;
   /** The loopback URL, when started with `endpoint: true`. */
   endpoint: string | undefined;
 
@@ -49,6 +57,7 @@ export class TestStack {
   ) {
     this.client = stack.client();
     this.documentClient = DynamoDBDocumentClient.from(this.client);
+    this.lambda = createLocalLambdaClient(stack.pipeline());
   }
 
   get engine() {
