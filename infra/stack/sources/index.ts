@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cdkSource, isCdkPath } from './cdk/index.js';
-import { cloudFormationSource } from './cloudformation/index.js';
+import { findCdk, isCdkPath } from './cdk/paths.js';
+import { findTemplateFile } from './cloudformation/templateFiles.js';
 import { eddyConfigSource, isEddyConfigFile } from './eddy-config/index.js';
 import {
   type LoadStackOptions,
@@ -19,6 +19,21 @@ import {
  * A new format adds its source to `TEMPLATE_SOURCES` (discovery order) and to `sourceOfPath` (how
  * a `--template` path is recognised).
  */
+/**
+ * The loaders are imported when a stack of their format is loaded: finding one costs a few
+ * `existsSync` calls, and `eddy serve` with an eddy config (or none) pays nothing for YAML and CDK.
+ */
+const cloudFormationSource: StackSource = {
+  format: 'cloudformation',
+  find: findTemplateFile,
+  load: async (path, options) => (await import('./cloudformation/index.js')).loadTemplate(path, options),
+};
+const cdkSource: StackSource = {
+  format: 'cdk',
+  find: findCdk,
+  load: async (path, options) => (await import('./cdk/index.js')).cdkSource.load(path, options),
+};
+
 export const TEMPLATE_SOURCES: readonly StackSource[] = [cloudFormationSource, cdkSource];
 
 export interface StackRequest extends LoadStackOptions {

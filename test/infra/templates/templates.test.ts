@@ -344,3 +344,32 @@ describe('finding the stack', () => {
     expect(fromJson?.config).toEqual(fromYaml?.config);
   });
 });
+
+describe('SAM schedules', () => {
+  it('runs Schedule and ScheduleV2 rates, honours their state, and lists cron schedules as not run', async () => {
+    const cwd = project({
+      'template.yaml': `
+Transform: AWS::Serverless-2016-10-31
+Resources:
+  Report:
+    Type: AWS::Serverless::Function
+    Properties:
+      Runtime: nodejs22.x
+      Handler: report.handler
+      Events:
+        Hourly: { Type: ScheduleV2, Properties: { ScheduleExpression: rate(1 hour), FlexibleTimeWindow: { Mode: 'OFF' } } }
+        Paused: { Type: Schedule, Properties: { Schedule: rate(2 hours), State: DISABLED } }
+        Nightly: { Type: ScheduleV2, Properties: { ScheduleExpression: 'cron(0 2 * * ? *)' } }
+`,
+      'report.mjs': HANDLER,
+    });
+    const definition = await loadStack({ cwd });
+    expect(definition?.config.functions?.Report?.events).toEqual([
+      { schedule: { rate: 'rate(1 hour)', Enabled: true } },
+      { schedule: { rate: 'rate(2 hours)', Enabled: false } },
+    ]);
+    expect(definition?.notices).toEqual([
+      'Report event Nightly: schedule cron(0 2 * * ? *) is not run (eddy runs rate() schedules)',
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { EddyConfig, FunctionConfig, TableConfig } from '../../../config.js';
 import { templateError, templateOptions } from '../cloudformation/index.js';
@@ -16,6 +16,7 @@ import {
 } from '../stackDefinition.js';
 import { synthesizeCdkApp } from './cdkSynth.js';
 import { type AssemblyStack, readCloudAssembly } from './cloudAssembly.js';
+import { findCdk } from './paths.js';
 
 /**
  * CDK apps, through their cloud assembly: every stack's template is read as a CloudFormation
@@ -24,29 +25,7 @@ import { type AssemblyStack, readCloudAssembly } from './cloudAssembly.js';
  * `Fn::ImportValue` between stacks of the assembly answered from the exporting stack's Outputs.
  * The stacks make one local stack: their tables and functions must not share names.
  */
-export const cdkSource: StackSource = {
-  format: 'cdk',
-  find(directory) {
-    if (existsSync(join(directory, 'cdk.out', 'manifest.json'))) return join(directory, 'cdk.out');
-    if (existsSync(join(directory, 'manifest.json')) && existsSync(join(directory, 'tree.json')))
-      return directory;
-    if (existsSync(join(directory, 'cdk.json'))) return directory;
-    return undefined;
-  },
-  load: loadCdk,
-};
-
-/** Whether a path names a cloud assembly (its folder or manifest) or a CDK app's folder. */
-export function isCdkPath(path: string): boolean {
-  if (basename(path) === 'manifest.json' || basename(path) === 'cdk.json') return true;
-  return (
-    existsSync(path) &&
-    statSync(path).isDirectory() &&
-    (existsSync(join(path, 'manifest.json')) ||
-      existsSync(join(path, 'cdk.json')) ||
-      existsSync(join(path, 'cdk.out', 'manifest.json')))
-  );
-}
+export const cdkSource: StackSource = { format: 'cdk', find: findCdk, load: loadCdk };
 
 async function loadCdk(path: string, options: LoadStackOptions): Promise<StackDefinition> {
   const region = options.region ?? 'us-east-1';

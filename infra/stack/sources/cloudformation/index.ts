@@ -9,23 +9,16 @@ import {
 } from '../stackDefinition.js';
 import { pseudoParametersOf, stackNameOf } from './pseudoParameters.js';
 import { readTemplateFile, type TemplateFile, type TemplatePath } from './templateFile.js';
+import { findTemplateFile } from './templateFiles.js';
 import { readTemplateStack, type TemplateStackOptions } from './templateStack.js';
 
 /**
  * SAM and CloudFormation templates (`template.yaml`, `template.yml`, `template.json`): the loader
  * of `eddy serve --template template.yaml` and `startStack({ template })` (docs/templates.md).
  */
-export const TEMPLATE_FILE_NAMES = ['template.yaml', 'template.yml', 'template.json'] as const;
-
 export const cloudFormationSource: StackSource = {
   format: 'cloudformation',
-  find(directory) {
-    for (const name of TEMPLATE_FILE_NAMES) {
-      const candidate = join(directory, name);
-      if (existsSync(candidate)) return candidate;
-    }
-    return undefined;
-  },
+  find: findTemplateFile,
   load: async (path, options) => loadTemplate(path, options),
 };
 
