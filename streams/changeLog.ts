@@ -78,6 +78,15 @@ export class ChangeLog implements StreamRegistry {
     this.detachTables = source.onTableChange?.(() => this.reconcile()) ?? (() => {});
   }
 
+  /**
+   * Forgets every stream and feed, as a new change log would hold none, and keeps listening (the
+   * test kit's `reset`, after `Engine.reset`).
+   */
+  reset(): void {
+    this.tables.clear();
+    this.streams.clear();
+  }
+
   /** Stops listening to commits (streams stay readable). */
   close(): void {
     this.detach();

@@ -1,17 +1,17 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import {
-  asapScheduler,
-  type Observable,
-  Observable as RxObservable,
-  type SchedulerLike,
-  Subscription,
-} from 'rxjs';
 import type { StreamViewType } from '../core/store/table.js';
 import { ChangeLog } from './changeLog.js';
 import type { ChangeSource } from './changeSource.js';
 import { StreamUnavailableError, ViewTypeError } from './errors.js';
 import type { InternalReader } from './internalFeed.js';
 import { type StreamPosition, startPosition, trimmed } from './reader.js';
+import {
+  asapScheduler,
+  type Observable,
+  Observable as RxObservable,
+  type SchedulerLike,
+  Subscription,
+} from './rxjs.js';
 import type { Stream } from './stream.js';
 import { type RecordSource, toDynamoDBRecord, viewIncludes } from './streamView.js';
 

@@ -4,6 +4,7 @@ import { addArchiveCommand } from '../archive/cli.js';
 import { ListenError, PortInUseError } from '../host/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../host/pipeline.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../host/server.js';
+import { eddyVersion } from '../package/packageInfo.js';
 import {
   CorruptDataError,
   DataDirectoryLockedError,
@@ -98,7 +99,10 @@ export function createProgram(io: CliIo): Command {
       writeOut: (text) => io.print(text.trimEnd()),
       writeErr: (text) => io.printError(text.trimEnd()),
     })
-    .exitOverride();
+    .exitOverride()
+    // Program options only before a command: `eddy serve -v` stays serve's --verbose.
+    .enablePositionalOptions()
+    .version(eddyVersion() ?? 'unknown', '-v, --version', "print eddy's version");
 
   const serveCommand = program
     .command('serve', { isDefault: true })

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseDuration } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
@@ -7,6 +6,7 @@ import type { EddyConfig, TableConfig } from '../config.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
+import { eddyVersion } from '../package/packageInfo.js';
 import type { Durability, Persistence } from '../persistence/index.js';
 import { type DataDirOptions, LocalStack } from '../stack/localStack.js';
 import {
@@ -15,8 +15,6 @@ import {
   type StackDefinition,
   type StackRequest,
 } from '../stack/sources/index.js';
-import { watchFunctions } from '../stack/watchFunctions.js';
-import { watchStack } from '../stack/watchStack.js';
 import { createDemoTable } from './demoTable.js';
 
 /** `eddy serve` options as commander parsed them (flags win over the config file). */
@@ -128,14 +126,18 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
 
   const watcher =
     options.watch === true
-      ? watchFunctions(stack, { outDirectory: join(baseDirectory, '.eddy', 'watch'), print: io.print })
+      ? // esbuild is loaded only to watch (bench/startup.ts: it is not on `eddy serve`'s path).
+        (await import('../stack/watchFunctions.js')).watchFunctions(stack, {
+          outDirectory: join(baseDirectory, '.eddy', 'watch'),
+          print: io.print,
+        })
       : undefined;
   await watcher?.ready;
   // The stack's file too: read again and reconciled on change (a CDK app is not synthesized again:
   // eddy follows its cdk.out as `cdk synth` or `cdk watch` rewrites it).
   const stackWatcher =
     watcher !== undefined && definition !== undefined
-      ? watchStack(stack, definition, {
+      ? (await import('../stack/watchStack.js')).watchStack(stack, definition, {
           reload: async () =>
             (await loadStack({
               ...request,
@@ -157,7 +159,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       accountId,
       accessKeys,
       logRequests: options.verbose ?? false,
-      version: packageVersion(),
+      version: eddyVersion(),
       ...((options.maxBodySize ?? settings.maxBodySize)
         ? { maxBodyBytes: options.maxBodySize ?? settings.maxBodySize }
         : {}),
@@ -284,18 +286,4 @@ function describeDemo(table: TableConfig): string {
     parts.push(`${table.StreamSpecification.StreamViewType} stream`);
   }
   return `${parts.join(', ')})`;
-}
-
-let cachedVersion: string | undefined;
-function packageVersion(): string | undefined {
-  if (cachedVersion !== undefined) return cachedVersion;
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    cachedVersion = pkg.version;
-  } catch {
-    cachedVersion = undefined;
-  }
-  return cachedVersion;
 }

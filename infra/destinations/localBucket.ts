@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type {
@@ -67,6 +68,13 @@ export class LocalBucket implements FailureDestination {
     const path = join(directory, ...key.split('/'));
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, body);
+  }
+
+  /** Empties the bucket, and its directory when it has one (the test kit's `reset`). */
+  clear(): void {
+    this.objects.clear();
+    if (this.options.directory !== undefined)
+      rmSync(this.options.directory, { recursive: true, force: true });
   }
 
   /** Object keys, in the order written. */

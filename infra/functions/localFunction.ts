@@ -152,6 +152,13 @@ export class LocalFunction implements MappedFunction {
     this.injectedDuplicates = count;
   }
 
+  /** Forgets the logged invocations and the injected faults; the loaded handler stays. */
+  reset(): void {
+    this.log.clear();
+    this.injectedFailures = 0;
+    this.injectedDuplicates = 0;
+  }
+
   /**
    * Runs the handler once with `event`. `requestId` gives the invocation its id (the Lambda API's
    * Invoke answers with it, and an asynchronous event keeps one id across its retries); by

@@ -94,6 +94,11 @@ export class LocalFunctions implements FunctionResolver {
     return this.functions.get(functionNameOf(nameOrArn))?.invocations ?? [];
   }
 
+  /** Forgets every function's logged invocations and injected faults (the test kit's `reset`). */
+  reset(): void {
+    for (const fn of this.functions.values()) fn.reset();
+  }
+
   /** Terminates every worker thread. */
   async close(): Promise<void> {
     await Promise.all([...this.functions.values()].map((fn) => fn.close()));

@@ -21,7 +21,7 @@ export interface WorkerPoolOptions extends WorkerInit {
   readonly startTimeout: (ms: number, onTimeout: () => void) => () => void;
 }
 
-// The worker boots through tsx so `workerEntry.ts` (and a TypeScript handler) run as written.
+// From the sources, the worker boots through tsx so `workerEntry.ts` runs as written.
 const require = createRequire(import.meta.url);
 // tsx's ESM API (its package exports map `tsx/esm/api` to this file for `import`).
 const TSX_API = pathToFileURL(
@@ -31,9 +31,13 @@ const ENTRY = new URL(
   import.meta.url.endsWith('.ts') ? './workerEntry.ts' : './workerEntry.js',
   import.meta.url,
 ).href;
+// The compiled entry (dist/workerEntry.js) is imported as it is; tsx loads it only when eddy runs
+// from its sources (tests). Handler modules in TypeScript go through tsx either way (handlerModule.ts).
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
-import(workerData.tsxApi).then(({ tsImport }) => tsImport(workerData.entry, workerData.entry));
+if (workerData.entry.endsWith('.ts'))
+  import(workerData.tsxApi).then(({ tsImport }) => tsImport(workerData.entry, workerData.entry));
+else import(workerData.entry);
 `;
 
 interface Pending {

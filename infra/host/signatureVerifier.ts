@@ -1,12 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Sha256 } from '@smithy/core/checksum';
-import {
-  ALGORITHM_IDENTIFIER,
-  getCanonicalHeaders,
-  getPayloadHash,
-  prepareRequest,
-  SignatureV4,
-} from '@smithy/signature-v4';
 import type { HttpRequest, QueryParameterBag } from '@smithy/types';
 import {
   IncompleteSignatureException,
@@ -80,6 +72,9 @@ export class SignatureVerifier {
     ) {
       throw new InvalidSignatureException(SIGNATURE_MISMATCH);
     }
+    // Loaded with the first signed request: only a server given access keys verifies, and the
+    // signer's packages cost every other start ~0.1 s of CPU (bench/startup.ts).
+    const { ExplainingSigner, Sha256 } = await import('./explainingSigner.js');
     const signer = new ExplainingSigner({
       credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey },
       region: signature.scopeRegion,
@@ -109,30 +104,6 @@ export class SignatureVerifier {
       );
     }
     return key;
-  }
-}
-
-/** Exposes the canonical request and string to sign, which the service quotes on a mismatch. */
-class ExplainingSigner extends SignatureV4 {
-  async explain(
-    request: HttpRequest,
-    signableHeaders: Set<string>,
-    signature: RequestSignature,
-    signingDate: Date,
-  ): Promise<string> {
-    if (signature.carrier === 'query') return '';
-    const prepared = prepareRequest(request);
-    const { longDate, shortDate } = this.formatDate(signingDate);
-    prepared.headers['x-amz-date'] = longDate;
-    const canonicalHeaders = getCanonicalHeaders(prepared, undefined, signableHeaders);
-    const payloadHash = await getPayloadHash(prepared, this.sha256);
-    const canonical = this.createCanonicalRequest(prepared, canonicalHeaders, payloadHash);
-    const scope = `${shortDate}/${signature.scopeRegion}/${signature.scopeService}/aws4_request`;
-    const stringToSign = await this.createStringToSign(longDate, scope, canonical, ALGORITHM_IDENTIFIER);
-    return (
-      `\n\nThe Canonical String for this request should have been\n'${canonical}'\n\n` +
-      `The String-to-Sign should have been\n'${stringToSign}'\n`
-    );
   }
 }
 

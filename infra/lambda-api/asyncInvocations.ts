@@ -89,6 +89,12 @@ export class AsyncInvocations {
     queueMicrotask(() => void this.attempt(queued));
   }
 
+  /** Drops the retries waiting for their time (the test kit's `reset`). */
+  clear(): void {
+    for (const timer of this.timers) this.options.clock.clearTimeout(timer);
+    this.timers.clear();
+  }
+
   /** Events being invoked now, and retries waiting for their time. */
   get pending(): { readonly running: number; readonly waiting: number } {
     return { running: this.running, waiting: this.timers.size };

@@ -117,6 +117,18 @@ export class LambdaBackend {
   }
 
   /**
+   * Back to the config's functions and mappings (the test kit's `reset`, once the stack deleted
+   * every mapping): the functions created through the API are deleted, the API's mappings and
+   * the config mappings it disabled forgotten, waiting retries dropped. In-memory stacks only.
+   */
+  reset(): void {
+    for (const record of this.catalog.apiRecords()) this.catalog.delete(record.name);
+    this.apiMappings.clear();
+    this.disabledConfigMappings.clear();
+    this.async.clear();
+  }
+
+  /**
    * Brings back what the state file holds: the API's functions (after the config's, which win a
    * name both use), then the API's mappings, from their checkpoints.
    */

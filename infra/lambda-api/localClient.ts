@@ -1,7 +1,13 @@
-import { LambdaClient, type LambdaClientConfig } from '@aws-sdk/client-lambda';
+import { createRequire } from 'node:module';
+import type { LambdaClient, LambdaClientConfig } from '@aws-sdk/client-lambda';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { LOCAL_ENDPOINT, LocalRequestHandler } from '../host/localClient.js';
 import type { RequestPipeline } from '../host/pipeline.js';
+
+// Loaded with the first client: a test that never provisions through the Lambda API does not pay
+// for the SDK's Lambda client (~0.1 s of CPU, bench/startup.ts). CommonJS in Node either way, so
+// `require` gives the classes the test's own `import` does.
+let sdk: typeof import('@aws-sdk/client-lambda') | undefined;
 
 /**
  * A real `LambdaClient` with no socket, answered by the pipeline's Lambda API in process (the
@@ -22,7 +28,8 @@ export function createLocalLambdaClient(
     readonly client?: Omit<LambdaClientConfig, 'endpoint' | 'requestHandler' | 'region' | 'credentials'>;
   } = {},
 ): LambdaClient {
-  return new LambdaClient({
+  sdk ??= createRequire(import.meta.url)('@aws-sdk/client-lambda') as typeof import('@aws-sdk/client-lambda');
+  return new sdk.LambdaClient({
     ...options.client,
     region: options.region ?? pipeline.region,
     endpoint: LOCAL_ENDPOINT,

@@ -3,13 +3,14 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Clock, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
-import { type ChangeLog, StreamsService } from '../../streams/index.js';
+import type { ChangeLog } from '../../streams/changeLog.js';
 import {
   type CreateEventSourceMappingInput,
   type EventSourceMappingConfiguration,
   MappingManager,
 } from '../../streams/mapping/index.js';
-import { archiverBinding, archiveSinkOf } from '../archive/index.js';
+import { StreamsService } from '../../streams/streamsApi/streamsService.js';
+import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
 import {
   BindingError,
   bindingsOf,
@@ -83,8 +84,19 @@ export interface DataDirOptions {
   readonly snapshotInterval?: number | string;
 }
 
+/** What the stack was started with that `reset` needs again. */
+interface Wiring {
+  readonly accountId: string;
+  readonly region: string;
+  readonly baseDirectory: string;
+  readonly startSchedules: boolean;
+}
+
 export class LocalStack {
   private readonly closers: (() => Promise<void> | void)[] = [];
+  /** Stops the ttl-expirer and the schedules (`reset` starts them again). */
+  private stoppers: (() => void)[] = [];
+  private gsiMaintainer: GsiMaintainer | undefined;
 
   private constructor(
     /** The stack's config (replaced when `--watch` reconciles a changed template). */
@@ -94,12 +106,17 @@ export class LocalStack {
     readonly functions: LocalFunctions,
     readonly destinations: LocalDestinations,
     readonly mappings: MappingManager,
-    readonly gsi: GsiMaintainer,
     readonly logger: Logger,
     /** The data directory, when started with `dataDir`. */
     readonly persistence: Persistence | undefined,
     private readonly checkpoints: MappingCheckpoints,
+    private readonly wiring: Wiring,
   ) {}
+
+  /** The gsi-maintainer: global indexes follow their tables through it. */
+  get gsi(): GsiMaintainer {
+    return this.gsiMaintainer!;
+  }
 
   /**
    * The Lambda API's side of the stack (its functions, asynchronous invocations, what a data
@@ -173,13 +190,6 @@ export class LocalStack {
       region,
       onError: (error, context) => logger.error({ err: error, context }, 'event source mapping error'),
     });
-    const propagationDelay = config.globalIndexes?.propagationDelay;
-    const gsi = startGsiMaintainer({
-      engine,
-      changeLog: streams.changeLog,
-      manager: mappings,
-      ...(propagationDelay === undefined ? {} : { propagationDelay }),
-    });
     const stack = new LocalStack(
       config,
       engine,
@@ -187,21 +197,27 @@ export class LocalStack {
       functions,
       destinations,
       mappings,
-      gsi,
       logger,
       persistence,
       checkpoints,
+      {
+        accountId,
+        region,
+        baseDirectory,
+        startSchedules: options.startSchedules !== false,
+      },
     );
     // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
     stack.closers.push(
       () => persistence?.close(),
       () => functions.close(),
-      () => gsi.close(),
+      () => stack.gsiMaintainer?.close(),
       () => checkpoints.flush(),
       () => mappings.close(),
+      () => stack.stopTimers(),
     );
-    stack.options = { ...options, baseDirectory };
     try {
+      stack.startGsiMaintainer();
       stack.lambdaApi = new LambdaBackend({
         functions,
         mappings,
@@ -221,8 +237,10 @@ export class LocalStack {
       const declared = (config.tables ?? []).filter((table) => !held.has(table.TableName ?? ''));
       provisionTables(engine, declared, { accountId, region }, { logger });
       stack.bindings = bindingsOf(config, baseDirectory);
+      stack.options = { ...options, baseDirectory };
       await stack.buildFunctions(stack.bindings);
-      for (const binding of stack.bindings) stack.startFunction(binding);
+      stack.defineFunctions();
+      stack.bindFunctions();
       stack.startArchive(baseDirectory);
       // What the Lambda API created before a restart, once the config's functions exist.
       stack.lambdaApi.restore();
@@ -230,17 +248,68 @@ export class LocalStack {
       await stack.close();
       throw error;
     }
-    const startSchedules = options.startSchedules !== false;
-    const ttl = config.ttl ?? {};
-    stack.ttl = startTtlExpirer(engine, {
+    stack.startTimers();
+    return stack;
+  }
+
+  /**
+   * Takes the stack back to where `start` left it, for the next test: every table declared again
+   * and empty (tables created since are gone), streams and on-failure destinations empty,
+   * mappings at their starting positions, global indexes following again (not paused),
+   * invocation logs and injected faults forgotten, the ttl-expirer and schedules started again,
+   * what the Lambda API created (functions, mappings) gone.
+   * Functions keep their definitions and their loaded code, and a server keeps its port; what the
+   * archiver wrote to its sink stays there (a bucket or folder outside the stack). The clock is
+   * the caller's: the test kit rewinds its virtual clock first. In-memory stacks only.
+   */
+  reset(): void {
+    if (this.persistence !== undefined) throw new Error('reset() is for stacks without a data directory');
+    const { accountId, region, baseDirectory } = this.wiring;
+    this.stopTimers();
+    this.gsiMaintainer?.close();
+    this.mappings.clear();
+    this.lambdaApi.reset();
+    this.engine.reset();
+    this.streams.changeLog.reset();
+    this.functions.reset();
+    this.destinations.clear();
+    this.startGsiMaintainer();
+    provisionTables(this.engine, this.config.tables ?? [], { accountId, region }, { logger: this.logger });
+    this.bindFunctions();
+    this.startArchive(baseDirectory);
+    this.startTimers();
+  }
+
+  /** The gsi-maintainer, reading every table's change feed (tables held so far, and new ones). */
+  private startGsiMaintainer(): void {
+    const propagationDelay = this.config.globalIndexes?.propagationDelay;
+    this.gsiMaintainer = startGsiMaintainer({
+      engine: this.engine,
+      changeLog: this.streams.changeLog,
+      manager: this.mappings,
+      ...(propagationDelay === undefined ? {} : { propagationDelay }),
+    });
+  }
+
+  /** The ttl-expirer and the project's schedules, on the stack's clock. */
+  private startTimers(): void {
+    const { startSchedules } = this.wiring;
+    const ttl = this.config.ttl ?? {};
+    this.ttl = startTtlExpirer(this.engine, {
       start: startSchedules,
       ...(ttl.rate === undefined ? {} : { rate: ttl.rate }),
       ...(ttl.maxDeletionDelay === undefined ? {} : { maxDeletionDelay: ttl.maxDeletionDelay }),
       ...(ttl.batchSize === undefined ? {} : { batchSize: ttl.batchSize }),
-      onError: (error) => logger.error({ err: error }, 'ttl-expirer run failed'),
+      onError: (error) => this.logger.error({ err: error }, 'ttl-expirer run failed'),
     });
-    stack.closers.push(() => stack.ttl?.stop());
-    return stack;
+    const ttlExpirer = this.ttl;
+    this.stoppers.push(() => ttlExpirer.stop());
+    this.schedules.clear();
+    for (const binding of this.bindings) this.startSchedules(binding);
+  }
+
+  private stopTimers(): void {
+    for (let stop = this.stoppers.pop(); stop !== undefined; stop = this.stoppers.pop()) stop();
   }
 
   /**
@@ -285,6 +354,17 @@ export class LocalStack {
     return answer;
   }
 
+  /** Defines the project's functions (their code loads on first invocation). */
+  private defineFunctions(): void {
+    for (const binding of this.bindings) this.defineProjectFunction(binding);
+  }
+
+  /** Starts the project's stream bindings: one event source mapping per function and table. */
+  private bindFunctions(): void {
+    for (const binding of this.bindings)
+      for (const stream of binding.streams) this.bindStream(binding, stream);
+  }
+
   private options: StackOptions = {};
   /** Bundles of functions with build settings, by function name (what runs instead of the source). */
   private readonly bundles = new Map<string, string>();
@@ -302,8 +382,9 @@ export class LocalStack {
   }
 
   /**
-   * Defines one of the project's functions and starts its mappings and schedules. A function eddy
-   * does not run (another runtime) is defined as one that fails, with its mappings disabled.
+   * Defines one of the project's functions and starts its mappings and schedules (a function
+   * added under `--watch`). A function eddy does not run (another runtime) is defined as one that
+   * fails, with its mappings disabled.
    */
   startFunction(binding: FunctionBinding): void {
     this.defineProjectFunction(binding);
@@ -351,7 +432,7 @@ export class LocalStack {
     const { engine } = this;
     this.stopSchedules(binding.functionName);
     const scheduled = binding.schedules
-      .filter((schedule) => runsLocally(binding) && schedule.enabled && this.options.startSchedules !== false)
+      .filter((schedule) => runsLocally(binding) && schedule.enabled && this.wiring.startSchedules)
       .map((schedule) =>
         scheduleFunction(engine.clock, (event) => this.invokeScheduled(binding.functionName, event), {
           rate: schedule.rateMs,
@@ -372,7 +453,7 @@ export class LocalStack {
         schedule.stop();
       };
       this.scheduleStops.set(schedule, stop);
-      this.closers.push(stop);
+      this.stoppers.push(stop);
     }
   }
 

@@ -1,3 +1,6 @@
+import type { Clock } from '../../core/clock.js';
+import type { InternalReader } from '../internalFeed.js';
+import { childrenOf } from '../reader.js';
 import {
   concatWith,
   defer,
@@ -6,10 +9,7 @@ import {
   type Observable,
   type SchedulerLike,
   type Subscription,
-} from 'rxjs';
-import type { Clock } from '../../core/clock.js';
-import type { InternalReader } from '../internalFeed.js';
-import { childrenOf } from '../reader.js';
+} from '../rxjs.js';
 import { formatSequenceNumber, ordinalOf } from '../sequenceNumber.js';
 import type { Shard } from '../shard.js';
 import type { Stream } from '../stream.js';

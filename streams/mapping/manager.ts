@@ -385,6 +385,11 @@ export class MappingManager {
     }
   }
 
+  /** Deletes every mapping, internal ones too, and stays usable (the test kit's `reset`). */
+  clear(): void {
+    for (const uuid of [...this.mappings.keys(), ...this.internal.keys()]) this.delete(uuid);
+  }
+
   /** Stops every mapping and unregisters from the engine. */
   close(): void {
     for (const mapping of [...this.mappings.values(), ...this.internal.values()]) mapping.stop();

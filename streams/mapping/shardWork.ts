@@ -10,7 +10,7 @@ import {
   mergeMap,
   type Observable,
   tap,
-} from 'rxjs';
+} from '../rxjs.js';
 import { toDynamoDBRecord } from '../streamView.js';
 import type { RecordCursor } from './cursors.js';
 import { invocationRecord } from './failureRecord.js';
