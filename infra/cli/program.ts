@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../core/clock.js';
 import { addArchiveCommand } from '../archive/cli.js';
 import { ListenError, PortInUseError } from '../host/errors.js';
@@ -30,6 +30,10 @@ export interface CliIo {
   readonly onStarted?: (running: RunningEddy) => void;
   /** Exit with a code (main.ts: process.exit); failures to start come through here. */
   readonly exit: (code: number) => void;
+  /** Where progress is drawn (default: stderr; nothing is drawn unless it is a terminal). */
+  readonly progress?: NodeJS.WriteStream;
+  /** Whether what `print` writes shows on a terminal (default: whether stdout is one). */
+  readonly printsToTerminal?: boolean;
 }
 
 const CONFIG_HELP = `
@@ -205,9 +209,48 @@ export function createProgram(io: CliIo): Command {
   // `eddy mappings [disable|enable NAME]`: the event source mappings of a running eddy.
   addMappingsCommand(program, io);
 
-  // `eddy --help` documents everything: the serve options and the config file too.
-  program.addHelpText('after', () => `\n${serveCommand.helpInformation().trimEnd()}\n${CONFIG_HELP}`);
+  // serve is the default command, so `eddy serv --port 0` would reach it with `serv` as an
+  // argument (or fail first on an option serve does not know): it is an unknown command.
+  program.hook('preSubcommand', (thisCommand, subcommand) => {
+    const first = thisCommand.args[0];
+    if (subcommand !== serveCommand || first === undefined || first === 'serve' || first.startsWith('-'))
+      return;
+    thisCommand.error(unknownCommandMessage(program, first), {
+      code: 'commander.unknownCommand',
+      exitCode: 1,
+    });
+  });
+
+  // `eddy --help` documents everything: the serve options and the config file too, under the
+  // program's one usage line.
+  program.addHelpText('after', () => {
+    const serveHelp = serveCommand
+      .helpInformation()
+      .trimEnd()
+      .replace(/^Usage: .*\n/, '')
+      .replace(/^\n?Run the DynamoDB-compatible HTTP endpoint \(the default command\)\.\n/, '');
+    return `\neddy serve (the default command): run the DynamoDB-compatible HTTP endpoint.\n${serveHelp}\n${CONFIG_HELP}`;
+  });
   return program;
+}
+
+/**
+ * `error: unknown command 'serv'` with commander's own suggestion (`(Did you mean serve?)`), as
+ * it words an unknown option: a program of the same command names, parsed with the name alone.
+ */
+function unknownCommandMessage(program: Command, name: string): string {
+  const probe = new Command(program.name())
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  for (const command of program.commands) probe.command(command.name());
+  try {
+    probe.parse([name], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return `${error.message}\n(see eddy --help)`;
+    throw error;
+  }
+  return `error: unknown command '${name}'`;
 }
 
 function parsePort(value: string): number {

@@ -3,6 +3,7 @@ import { parseDuration } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
 import { BindingError, runsLocally } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
+import { describeBackfill } from '../functions/gsiMaintainer.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
@@ -109,6 +110,10 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       logger,
       // Function logs as CloudWatch shows them, each line prefixed with its function's name.
       functionLogs: (functionName, line) => io.print(`${functionName} | ${line}`),
+      // A handler that does not load stops the start; under --watch, its function waits for a fix.
+      missingHandlers: options.watch === true ? 'wait' : 'fail',
+      // A GSI added to a table with items is built in the background: say how far it is.
+      onBackfill: (progress) => io.print(`gsi-maintainer | ${describeBackfill(progress)}`),
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
     });
   } catch (error) {
@@ -227,6 +232,8 @@ function functionLines(stack: LocalStack): string[] {
     ];
     const notRun = runsLocally(binding) ? '' : ` (not running: ${binding.runtime})`;
     lines.push(`${binding.functionName} ← ${triggers.join(', ') || 'nothing (invoke only)'}${notRun}`);
+    const waiting = stack.waiting.get(binding.functionName);
+    if (waiting !== undefined) lines.push(`  ✗ ${waiting}; waiting for a fix (its mappings start then)`);
   }
   for (const tableName of stack.config.archive?.tables ?? [])
     lines.push(`archiver ← ${tableName} stream (TTL deletions)`);

@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import { bindingsOf, type FunctionBinding, type StreamBinding } from '../bindings.js';
+import { bindingsOf, type FunctionBinding, runsLocally, type StreamBinding } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { provisionTables } from '../host/provision.js';
 import type { LocalStack } from './localStack.js';
-import { bindingUuid } from './mappingCheckpoints.js';
+import type { ProjectFunctions } from './projectFunctions.js';
 
 /**
  * `eddy serve --watch` on a template (or config): the stack file changed, so the running stack is
@@ -51,43 +51,53 @@ export async function reconcileStack(
   hooks: ReconcileHooks = {},
 ): Promise<string[]> {
   const lines: string[] = [];
+  const project = stack.projectFunctions;
   // Everything that can refuse the new definition is checked before anything changes.
   const nextBindings = bindingsOf(next, baseDirectory);
-  const previous = new Map(stack.bindings.map((binding) => [binding.functionName, binding]));
+  const previous = new Map(project.bindings.map((binding) => [binding.functionName, binding]));
   const rebuilt = nextBindings.filter((binding) => {
     const old = previous.get(binding.functionName);
     return old === undefined || !isDeepStrictEqual(codeOf(old), codeOf(binding));
   });
-  await stack.buildFunctions(rebuilt);
+  await project.buildFunctions(rebuilt);
 
-  const changedStreams = reconcileTables(stack, next, lines);
+  // The project's bindings to a table whose stream is replaced are deleted first, then made
+  // again on the new stream below (rather than following it with their old settings).
+  const changedStreams = reconcileTables(stack, next, lines, (table) => {
+    for (const binding of previous.values())
+      if (binding.streams.some((stream) => stream.table === table))
+        project.unbindStream(binding.functionName, table);
+  });
 
   const nextNames = new Set(nextBindings.map((binding) => binding.functionName));
-  for (const [name, binding] of previous) {
+  for (const name of previous.keys()) {
     if (nextNames.has(name)) continue;
-    for (const stream of binding.streams) deleteMapping(stack, name, stream.table);
-    stack.stopSchedules(name);
-    stack.functions.remove(name);
+    project.removeFunction(name);
     hooks.removed?.(name);
     lines.push(`- function ${name} stopped`);
   }
   for (const binding of nextBindings) {
     const old = previous.get(binding.functionName);
     if (old === undefined) {
-      stack.startFunction(binding);
+      await project.startFunction(binding);
       hooks.added?.(binding);
       lines.push(`+ function ${binding.functionName}`);
       continue;
     }
-    reconcileFunction(stack, old, binding, changedStreams, lines);
+    reconcileFunction(project, old, binding, changedStreams, lines);
   }
-  stack.bindings = nextBindings;
+  project.adopt(nextBindings);
   stack.config = next;
   return lines;
 }
 
 /** Creates new tables and applies stream and TTL changes; returns the tables whose stream changed. */
-function reconcileTables(stack: LocalStack, next: EddyConfig, lines: string[]): Set<string> {
+function reconcileTables(
+  stack: LocalStack,
+  next: EddyConfig,
+  lines: string[],
+  beforeStreamChange: (table: string) => void,
+): Set<string> {
   const { engine } = stack;
   const context = { accountId: engine.defaultAccountId, region: engine.defaultRegion };
   const current = new Map((stack.config.tables ?? []).map((table) => [table.TableName, table]));
@@ -109,6 +119,7 @@ function reconcileTables(stack: LocalStack, next: EddyConfig, lines: string[]): 
     const { StreamSpecification: oldStream, TimeToLiveSpecification: oldTtl, ...oldRest } = old;
     const { StreamSpecification: newStream, TimeToLiveSpecification: newTtl, ...newRest } = table;
     if (!isDeepStrictEqual(streamOf(oldStream), streamOf(newStream))) {
+      beforeStreamChange(name);
       // A stream's view type cannot change in place: it is turned off, then on (a new stream).
       if (streamOf(oldStream) !== undefined)
         engine.execute(
@@ -145,7 +156,7 @@ function streamOf(specification: TableConfig['StreamSpecification']): string | u
 }
 
 function reconcileFunction(
-  stack: LocalStack,
+  project: ProjectFunctions,
   old: FunctionBinding,
   binding: FunctionBinding,
   changedStreams: ReadonlySet<string>,
@@ -153,31 +164,34 @@ function reconcileFunction(
 ): void {
   const name = binding.functionName;
   if (!isDeepStrictEqual(codeOf(old), codeOf(binding))) {
-    stack.defineProjectFunction(binding);
+    project.defineProjectFunction(binding);
     lines.push(`~ function ${name}: settings updated`);
   }
+  // A function that starts or stops running here (its runtime changed) has its mappings made
+  // again, enabled or paused.
+  const rebind = (table: string) => changedStreams.has(table) || runsLocally(old) !== runsLocally(binding);
   const oldStreams = new Map(old.streams.map((stream) => [stream.table, stream]));
   const newStreams = new Map(binding.streams.map((stream) => [stream.table, stream]));
   for (const table of oldStreams.keys()) {
-    if (newStreams.has(table) && !changedStreams.has(table)) continue;
-    deleteMapping(stack, name, table);
+    if (newStreams.has(table) && !rebind(table)) continue;
+    project.unbindStream(name, table);
     if (!newStreams.has(table)) lines.push(`- ${name} ← ${table} stream`);
   }
   for (const [table, stream] of newStreams) {
     const before = oldStreams.get(table);
-    if (before === undefined || changedStreams.has(table)) {
-      stack.bindStream(binding, stream);
+    if (before === undefined || rebind(table)) {
+      project.bindStream(binding, stream);
       lines.push(`+ ${name} ← ${table} stream`);
     } else if (!isDeepStrictEqual(before.settings, stream.settings)) {
       const changes = settingChanges(before, stream);
-      stack.mappings.update({ UUID: bindingUuid(name, table), ...changes } as never);
+      project.updateStream(binding, stream, changes);
       lines.push(
         `~ ${name} ← ${table} stream: ${Object.keys(changes).sort().join(', ')} (from where it stopped)`,
       );
     }
   }
-  if (!isDeepStrictEqual(old.schedules, binding.schedules)) {
-    stack.startSchedules(binding);
+  if (!isDeepStrictEqual(old.schedules, binding.schedules) || runsLocally(old) !== runsLocally(binding)) {
+    project.startSchedules(binding);
     lines.push(
       `~ ${name}: ${binding.schedules.map((schedule) => schedule.expression).join(', ') || 'no schedule'}`,
     );
@@ -195,16 +209,6 @@ function settingChanges(before: StreamBinding, after: StreamBinding): Record<str
     changes[key] = now[key] ?? MAPPING_DEFAULTS[key];
   }
   return changes;
-}
-
-function deleteMapping(stack: LocalStack, functionName: string, table: string): void {
-  const uuid = bindingUuid(functionName, table);
-  if (
-    stack.mappings
-      .list({ FunctionName: functionName })
-      .EventSourceMappings.some((mapping) => mapping.UUID === uuid)
-  )
-    stack.mappings.delete(uuid);
 }
 
 /** What defines a function's code and its run: a change means defining it again. */

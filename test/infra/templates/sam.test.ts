@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { startStack, type TestStack } from 'eddy/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   failedPaymentsReachTheDestination,
   placedOrdersAreFiltered,
@@ -67,4 +67,31 @@ describe('a SAM template run by startStack({ template })', () => {
   });
 });
 
-afterEach(() => {});
+describe('a SAM function whose esbuild bundle does not build', () => {
+  let broken: string;
+  beforeAll(() => {
+    broken = mkdtempSync(join(tmpdir(), 'eddy-sam-broken-'));
+    cpSync(FIXTURE, broken, { recursive: true });
+    writeFileSync(join(broken, 'src', 'payments.ts'), "export { handler } from './gone.js';\n");
+  });
+  afterAll(() => rmSync(broken, { recursive: true, force: true }));
+  const options = () => ({ template: 'template.yaml', baseDirectory: broken, parameters: { Env: 'test' } });
+
+  it('stops the start, naming the function', async () => {
+    await expect(startStack(options())).rejects.toThrow(
+      /OnPayment.*bundling .*payments\.ts failed: .*gone\.js/s,
+    );
+  });
+
+  it("waits for a fix under --watch (missingHandlers: 'wait'), its mapping held, the others running", async () => {
+    const waiting = await startStack({ ...options(), missingHandlers: 'wait' });
+    try {
+      expect([...waiting.stack.waiting.keys()]).toEqual(['OnPayment']);
+      const payments = waiting.stack.mappings.list({ FunctionName: 'OnPayment' }).EventSourceMappings;
+      expect(payments.map((mapping) => mapping.State)).toEqual(['Disabled']);
+      await placedOrdersAreFiltered(waiting, NAMES);
+    } finally {
+      await waiting.close();
+    }
+  });
+});

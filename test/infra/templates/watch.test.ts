@@ -15,7 +15,7 @@ const HANDLERS = [
   'export const nightly = async () => "ran";',
 ].join('\n');
 
-function template(version: 1 | 2): string {
+function template(version: 1 | 2 | 3): string {
   const orders = `
   Orders:
     Type: AWS::DynamoDB::Table
@@ -24,7 +24,7 @@ function template(version: 1 | 2): string {
       BillingMode: PAY_PER_REQUEST
       AttributeDefinitions: [{ AttributeName: orderId, AttributeType: S }]
       KeySchema: [{ AttributeName: orderId, KeyType: HASH }]
-      StreamSpecification: { StreamViewType: NEW_AND_OLD_IMAGES }`;
+      StreamSpecification: { StreamViewType: ${version === 3 ? 'NEW_IMAGE' : 'NEW_AND_OLD_IMAGES'} }`;
   const onOrder = (settings: string) => `
   OnOrder:
     Type: AWS::Serverless::Function
@@ -151,5 +151,33 @@ describe('a template changed under --watch', () => {
     await put('returns', 'id', 'r-2');
     await stack.settled();
     expect(stack.invocations('OnReturn')).toHaveLength(2);
+  });
+
+  it("binds a function once to its table's new stream when the stream's view type changes", async () => {
+    const done = nextReconcile();
+    writeFileSync(join(directory, 'template.yaml'), template(3));
+    const { lines, error } = await done;
+    expect(error).toBeUndefined();
+    expect(lines).toEqual(['~ table orders: stream NEW_IMAGE', '+ OnOrder ← orders stream']);
+    const streamArn = stack.stack.engine.region().tables.get('orders')!.stream!.arn;
+    const mappings = stack.stack.mappings.list({ FunctionName: 'OnOrder' }).EventSourceMappings;
+    expect(mappings.map((mapping) => mapping.EventSourceArn)).toEqual([streamArn]);
+    const before = orderEvents().length;
+    await put('orders', 'orderId', 'o-4');
+    await stack.settled();
+    expect(orderEvents().slice(before)).toEqual([['INSERT o-4']]);
+  });
+
+  it('resets to the stack as reconciled: its tables, functions and mappings', async () => {
+    await stack.reset();
+    expect(stack.stack.functions.get('Nightly')).toBeUndefined();
+    expect(stack.stack.mappings.list({ FunctionName: 'OnOrder' }).EventSourceMappings).toMatchObject([
+      { BatchSize: 1 },
+    ]);
+    await put('orders', 'orderId', 'o-5');
+    await put('returns', 'id', 'r-3');
+    await stack.settled();
+    expect(orderEvents()).toEqual([['INSERT o-5']]);
+    expect(stack.invocations('OnReturn').map((invocation) => invocation.result)).toEqual([1]);
   });
 });
