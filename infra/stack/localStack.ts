@@ -340,13 +340,20 @@ export class LocalStack {
       this.requestPipeline = new RequestPipeline({
         engine: this.engine,
         logger: this.logger,
-        ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
+        ...this.persistenceHooks(),
       });
       this.requestPipeline.registerService(this.streams.protocol);
       this.requestPipeline.registerRestService(lambdaService(this.lambdaApi));
       this.requestPipeline.registerRestService(lambdaReadService(this.lambdaApi));
     }
     return this.requestPipeline;
+  }
+
+  /** With a data directory: answers wait for its log, and its failure makes the host unhealthy. */
+  private persistenceHooks(): Pick<ServerOptions, 'afterCall' | 'healthChecks'> {
+    const persistence = this.persistence;
+    if (persistence === undefined) return {};
+    return { afterCall: persistence.afterCall, healthChecks: [() => persistence.problem] };
   }
 
   private server: EddyServer | undefined;
@@ -364,7 +371,7 @@ export class LocalStack {
       logger: this.logger,
       ...options,
       engine: this.engine,
-      ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
+      ...this.persistenceHooks(),
     });
     this.server.registerService(this.streams.protocol);
     this.server.registerRestService(lambdaService(this.lambdaApi));
@@ -407,6 +414,7 @@ function openDataDir(engine: Engine, streams: StreamsService, dataDir: DataDirOp
     changeLog: streams.changeLog,
     ...(dataDir.snapshotLogBytes === undefined ? {} : { snapshotLogBytes: dataDir.snapshotLogBytes }),
     ...(dataDir.snapshotInterval === undefined ? {} : { snapshotInterval: dataDir.snapshotInterval }),
+    acceptDataLoss: dataDir.acceptDataLoss === true,
     logger,
   });
 }

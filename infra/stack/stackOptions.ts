@@ -50,6 +50,8 @@ export interface StackOptions {
 export interface DataDirOptions {
   readonly path: string;
   readonly durability?: Durability;
+  /** Start from what is left of a damaged log (`--accept-data-loss`, see `PersistenceOptions`). */
+  readonly acceptDataLoss?: boolean;
   readonly snapshotLogBytes?: number;
   readonly snapshotInterval?: number | string;
 }
