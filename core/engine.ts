@@ -251,9 +251,19 @@ export class Engine {
    * `Requested resource not found` (docs/dynamodb.md §4.1.5).
    */
   dataPlaneTable(region: Region, tableName: string): Table {
-    const table = region.tables.get(tableName);
+    const table = region.tables.get(tableName) ?? this.tableByArn(region, tableName);
     if (table === undefined || !table.readable) throw new ResourceNotFoundException();
     return table;
+  }
+
+  /**
+   * Data-plane calls name a table by its name or its ARN
+   * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html); an ARN of
+   * another account or region names no table here.
+   */
+  private tableByArn(region: Region, tableName: string): Table | undefined {
+    const prefix = region.tableArn('');
+    return tableName.startsWith(prefix) ? region.tables.get(tableName.slice(prefix.length)) : undefined;
   }
 
   /**

@@ -12,6 +12,18 @@ export const tableName: StringShape = {
   pattern: TABLE_NAME_PATTERN,
 };
 
+/**
+ * TableName of the data-plane operations: a table name or the table's ARN, 1 to 1024 characters,
+ * with no pattern (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html,
+ * docs/dynamodb.md §2.5.3). A name that names no table is then simply not found.
+ */
+export const dataPlaneTableName: StringShape = {
+  kind: 'string',
+  required: true,
+  minLength: 1,
+  maxLength: 1024,
+};
+
 export const indexName: StringShape = {
   kind: 'string',
   minLength: 3,

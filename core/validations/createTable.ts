@@ -92,13 +92,14 @@ const globalSecondaryIndex: Shape = {
 
 // Member order is the order the constraint list reports in (dynalite's recordings).
 export const createTableShape: Record<string, Shape> = {
+  // The order the service walks them (dynalite's tests, docs/dynamodb.md §1.2.8).
   AttributeDefinitions: attributeDefinitions(true),
   TableName: tableName,
+  BillingMode: billingMode,
   ProvisionedThroughput: provisionedThroughput(),
   KeySchema: keySchema(2),
   LocalSecondaryIndexes: { kind: 'list', member: localSecondaryIndex },
   GlobalSecondaryIndexes: { kind: 'list', member: globalSecondaryIndex },
-  BillingMode: billingMode,
   StreamSpecification: streamSpecification,
   SSESpecification: sseSpecification,
   Tags: tagList(false),

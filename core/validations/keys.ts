@@ -138,6 +138,16 @@ function keyPart(
   isHash: boolean,
   keys: AttributeMap | undefined,
 ): string {
+  const scalar = checkKeyPiece(key, definition, isHash);
+  if (keys !== undefined) setAttribute(keys, definition.name, keyValue(definition.type, scalar));
+  return encodeKeyValue(definition.type, scalar);
+}
+
+/**
+ * One attribute of a `Key` (or a start key) against its definition: present with the declared
+ * type, not empty, within the size limits (docs/dynamodb.md §2.3, §4.1.2). Returns its scalar.
+ */
+export function checkKeyPiece(key: AttributeMap, definition: KeyDefinition, isHash: boolean): string {
   const value = getAttribute(key, definition.name);
   if (value === undefined) throw new ValidationException(KeyMessages.schemaMismatch);
   const scalar = scalarOf(value, definition.type);
@@ -146,8 +156,7 @@ function keyPart(
     throw new ValidationException(KeyMessages.emptyInKey(definition.name, definition.type));
   }
   checkKeySize(definition, scalar, isHash);
-  if (keys !== undefined) setAttribute(keys, definition.name, keyValue(definition.type, scalar));
-  return encodeKeyValue(definition.type, scalar);
+  return scalar;
 }
 
 /**

@@ -3,11 +3,11 @@ import type { ConditionExpression, UpdatePlan } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
 import {
   attributeMap,
+  dataPlaneTableName,
   expressionString,
   returnConsumedCapacity,
   returnItemCollectionMetrics,
   returnValuesOnConditionCheckFailure,
-  tableName,
 } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape, StructureShape } from './shape.js';
@@ -48,7 +48,7 @@ export interface TransactWriteItemsInput {
 export const MAX_TRANSACTION_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
 const expressionMembers = {
-  TableName: tableName,
+  TableName: dataPlaneTableName,
   ConditionExpression: expressionString,
   ...expressionAttributeMembers,
   ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,

@@ -158,11 +158,17 @@ describe('BatchGetItem', () => {
     );
   });
 
-  it('requires at least one table', () => {
+  it('requires at least one table, in the texts of 2026 (docs/dynamodb.md §7.1.1, §7.2.1)', () => {
+    // nubo-db/dynamodb-conformance tests/tier3/error-messages/batchGetItem.test.ts and
+    // batchWriteItem.test.ts: BatchGetItem moved to the newer framework's entry in August 2026,
+    // BatchWriteItem kept its own sentence.
     expect(wireError(() => engine.execute('BatchGetItem', { RequestItems: {} }))).toEqual(
       validation(
-        "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
       ),
+    );
+    expect(wireError(() => engine.execute('BatchWriteItem', { RequestItems: {} }))).toEqual(
+      validation('The requestItems parameter is required for BatchWriteItem'),
     );
   });
 
