@@ -13,15 +13,19 @@ export const tableName: StringShape = {
 };
 
 /**
- * TableName of the data-plane operations: a table name or the table's ARN, 1 to 1024 characters,
- * with no pattern (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html,
- * docs/dynamodb.md §2.5.3). A name that names no table is then simply not found.
+ * TableName of the data-plane operations: a table name or the table's ARN, 1 to 1024 characters
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html); a name that
+ * is not an ARN still follows the name pattern (recorded 2026: `Value 'bad!name' at
+ * 'transactItems.1.member.get.tableName' … pattern`), and `''` breaks the length alone
+ * (docs/dynamodb.md §2.5.3).
  */
 export const dataPlaneTableName: StringShape = {
   kind: 'string',
   required: true,
   minLength: 1,
   maxLength: 1024,
+  pattern: TABLE_NAME_PATTERN,
+  patternSkipsArns: true,
 };
 
 export const indexName: StringShape = {

@@ -39,6 +39,11 @@ export interface StringShape extends Constraints {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  /**
+   * The pattern holds for names only: an empty value (reported by its length alone) and an ARN
+   * skip it (data-plane TableName, docs/dynamodb.md §2.5.3).
+   */
+  patternSkipsArns?: boolean;
   enum?: readonly string[];
 }
 export interface BooleanShape extends Constraints {
@@ -212,7 +217,9 @@ function satisfiesString(value: string, shape: StringShape): boolean {
   return (
     (shape.maxLength === undefined || value.length <= shape.maxLength) &&
     (shape.minLength === undefined || value.length >= shape.minLength) &&
-    (shape.pattern === undefined || compiledPattern(shape.pattern).test(value)) &&
+    (shape.pattern === undefined ||
+      !patternApplies(value, shape) ||
+      compiledPattern(shape.pattern).test(value)) &&
     (shape.enum === undefined || shape.enum.includes(value))
   );
 }
@@ -245,6 +252,10 @@ function checkLength(
   if (shape.maxLength !== undefined && length > shape.maxLength) {
     push(errors, value, place, `Member must have length less than or equal to ${shape.maxLength}`, shape);
   }
+}
+
+function patternApplies(value: string, shape: StringShape): boolean {
+  return !shape.patternSkipsArns || (value !== '' && !value.startsWith('arn:'));
 }
 
 const compiledPatterns = new Map<string, RegExp>();
@@ -280,7 +291,11 @@ export function stringConstraintFailures(value: string, shape: StringShape): str
   if (shape.minLength !== undefined && value.length < shape.minLength) {
     failures.push(`Member must have length greater than or equal to ${shape.minLength}`);
   }
-  if (shape.pattern !== undefined && !compiledPattern(shape.pattern).test(value)) {
+  if (
+    shape.pattern !== undefined &&
+    patternApplies(value, shape) &&
+    !compiledPattern(shape.pattern).test(value)
+  ) {
     failures.push(`Member must satisfy regular expression pattern: ${shape.pattern}`);
   }
   if (shape.enum !== undefined && !shape.enum.includes(value)) {
@@ -323,12 +338,14 @@ function checkValue(value: unknown, shape: Shape, place: Place, errors: string[]
       if (shape.key) {
         for (const key of Object.keys(map)) {
           if (stringConstraintFailures(key, shape.key).length > 0) {
+            // Still the older entry, with the map echoed, where the newer framework reports the
+            // map's length (BatchGetItem, 2026).
             push(
               errors,
               value,
               place,
               `Map keys must satisfy constraint: [${allStringConstraints(shape.key).join(', ')}]`,
-              shape,
+              { ...shape, framework: undefined },
             );
             break;
           }

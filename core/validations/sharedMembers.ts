@@ -23,5 +23,7 @@ export const transactItems = (name: string, members: Record<string, Shape>): Lis
   required: true,
   minLength: 1,
   maxLength: MAX_TRANSACTION_ACTIONS,
+  // `Value at 'TransactItems' …`: the newer framework, reached in October 2026 (docs/dynamodb.md §7.3.1).
+  framework: 'newer',
   member: { kind: 'structure', name, members },
 });

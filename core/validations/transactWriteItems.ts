@@ -124,7 +124,13 @@ export function validateTransactWriteItems(
     const kinds = (['ConditionCheck', 'Put', 'Delete', 'Update'] as const).filter(
       (kind) => item[kind] !== undefined,
     );
-    if (kinds.length !== 1) {
+    // No action at all: the newer framework's entry (eu-west-2, 2026); more than one: moto's text.
+    if (kinds.length === 0) {
+      throw new ValidationException(
+        "1 validation error detected: Value '' at 'transactItems' failed to satisfy constraint: TransactWriteRequest should contain Delete or Put or Update or ConditionCheck",
+      );
+    }
+    if (kinds.length > 1) {
       throw new ValidationException('TransactItems can only contain one of Check, Put, Update or Delete');
     }
     const kind = kinds[0]!;

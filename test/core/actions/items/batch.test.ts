@@ -59,9 +59,9 @@ describe('BatchWriteItem', () => {
         RequestItems: { TableA: [put('ok'), { PutRequest: { Item: { id: { N: '1' } } } }] },
       }),
     );
-    expect(error).toEqual(
-      validation('One or more parameter values were invalid: Type mismatch for key id expected: S actual: N'),
-    );
+    // A PutRequest's key of another type reads as a schema mismatch, not PutItem's `Type mismatch`
+    // (nubo-db/dynamodb-conformance tests/tier3/error-messages/batchWriteItem.test.ts, four regions, 2026).
+    expect(error).toEqual(validation('The provided key element does not match the schema'));
     expect(engine.execute('GetItem', { TableName: 'TableA', Key: { id: { S: 'ok' } } })).toEqual({});
   });
 

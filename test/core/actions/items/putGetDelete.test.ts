@@ -311,7 +311,9 @@ describe('GetItem and DeleteItem keys', () => {
     expect(get({ UserId: { S: 'u' }, Other: { S: 'g' } })).toEqual(mismatch);
   });
 
-  it('uses the Key wording for empty key strings (docs/dynamodb.md §2.3.3)', () => {
+  // The Key wording joined the Item wording in 2026 (nubo-db/dynamodb-conformance
+  // tests/tier3/error-messages/getItem.test.ts: `… are not valid. … empty binary value. Key: pk`).
+  it('uses the 2026 wording for empty key strings (docs/dynamodb.md §2.3.3)', () => {
     const error = wireError(() =>
       engine.execute('GetItem', {
         TableName: 'GameScores',
@@ -320,7 +322,7 @@ describe('GetItem and DeleteItem keys', () => {
     );
     expect(error).toEqual(
       validation(
-        'One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty string value. Key: UserId',
+        'One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: UserId',
       ),
     );
   });
