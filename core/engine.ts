@@ -204,7 +204,7 @@ export class Engine {
       let prepared: unknown;
       if (definition.validate) {
         try {
-          prepared = definition.validate(typedInput, deserialized);
+          prepared = definition.validate(typedInput, deserialized, { accountId, region: regionName });
         } catch (error) {
           if (definition.prefixStatelessErrors && error instanceof ValidationException) {
             throw new ValidationException(`1 validation error detected: ${error.message}`);

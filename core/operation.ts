@@ -40,7 +40,7 @@ export interface OperationDefinition<Input = Record<string, unknown>, Output = u
    * Stateless semantic checks, in the service's order. Throws ValidationException. What it
    * returns (parsed expressions, plans) is handed to `execute`.
    */
-  validate?(input: Input, deserialized: Deserialized): Prepared;
+  validate?(input: Input, deserialized: Deserialized, request: RequestContext): Prepared;
   /** The action: table lookup, schema-aware checks, evaluation, commit. */
   execute(context: ActionContext, input: Input, prepared: Prepared): Output;
 }

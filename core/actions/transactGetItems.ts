@@ -30,7 +30,9 @@ export const transactGetItems = defineOperation({
     const tables = input.TransactItems.map(({ Get }) => engine.dataPlaneTable(region, Get.TableName));
     // Empty key values refuse the whole request; any other key problem cancels the transaction
     // with a ValidationError on that Get, the first one only (2026, docs/dynamodb.md §7.3.6).
-    input.TransactItems.forEach(({ Get }, index) => checkNoEmptyKeyValues(Get.Key, tables[index]!.key));
+    input.TransactItems.forEach(({ Get }, index) => {
+      checkNoEmptyKeyValues(Get.Key, tables[index]!.key);
+    });
     const keys = input.TransactItems.map(({ Get }, index) => {
       try {
         return encodeKey(Get.Key, tables[index]!.key);

@@ -67,9 +67,9 @@ export const transactWriteItems = defineOperation({
       }
     }
 
-    prepared.actions.forEach((action, index) =>
-      checkNoEmptyKeyValues(action.request.Item ?? action.request.Key!, tables[index]!.key),
-    );
+    prepared.actions.forEach((action, index) => {
+      checkNoEmptyKeyValues(action.request.Item ?? action.request.Key!, tables[index]!.key);
+    });
     checkDistinctItems(prepared.actions, tables);
     const planned: PlannedAction[] = [];
     const reasons: CancellationReason[] = prepared.actions.map(() => ({ Code: 'None' }));

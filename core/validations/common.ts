@@ -245,5 +245,8 @@ export const tag: StructureShape = {
 
 export const tagList = (required: boolean): ListShape => ({ kind: 'list', member: tag, required });
 
-/** A resource ARN for the tagging operations: 1..1283 characters. */
-export const resourceArn: StringShape = { kind: 'string', minLength: 1, maxLength: 1283 };
+/**
+ * A resource ARN for the tagging operations, up to 1283 characters. An empty one is not a
+ * constraint violation: IAM refuses it first, `on resource: *` (docs/dynamodb.md §3.4.3).
+ */
+export const resourceArn: StringShape = { kind: 'string', maxLength: 1283 };
