@@ -199,7 +199,8 @@ export class Engine {
     try {
       const deserialized = deserialize(input as Record<string, unknown>, definition.shape);
       const typedInput = deserialized.input;
-      if (definition.controlPlaneTableName) checkControlPlaneTableName(typedInput.TableName);
+      if (definition.controlPlaneTableName)
+        checkControlPlaneTableName(typedInput.TableName, definition.controlPlaneTableName === true);
       throwConstraintErrors(collectConstraintErrors(typedInput, definition.shape));
       let prepared: unknown;
       if (definition.validate) {
@@ -384,10 +385,11 @@ export class Engine {
 }
 
 /** Control-plane TableName checks come before the constraint list (docs/dynamodb.md §2.5.2). */
-function checkControlPlaneTableName(tableName: unknown): void {
+function checkControlPlaneTableName(tableName: unknown, checkLength: boolean): void {
   if (tableName === undefined) {
     throw new ValidationException("The parameter 'TableName' is required but was not present in the request");
   }
+  if (!checkLength) return;
   const length = (tableName as string).length;
   if (length < 3 || length > 255) {
     throw new ValidationException(

@@ -27,6 +27,7 @@ import {
   checkTableClass,
   checkTableKeySchema,
   checkThroughputBounds,
+  checkWarmThroughput,
   type GlobalIndexInput,
   type KeySchemaElementInput,
   type LocalIndexInput,
@@ -194,6 +195,9 @@ export function validateCreateTable(input: CreateTableInput): void {
   checkLocalIndexes(input, definitions, seen);
   checkGlobalIndexes(input, definitions, seen);
   if (hasIndexes) checkDefinitionsUsed(input, definitions);
+  for (const index of input.GlobalSecondaryIndexes ?? [])
+    checkWarmThroughput(index.WarmThroughput, index.ProvisionedThroughput, index.IndexName);
+  checkWarmThroughput(input.WarmThroughput, input.ProvisionedThroughput);
   let projected = 0;
   for (const index of [...(input.LocalSecondaryIndexes ?? []), ...(input.GlobalSecondaryIndexes ?? [])])
     projected += projectedAttributeCount(index.Projection);

@@ -100,9 +100,24 @@ export function lowerFirst(name: string): string {
 }
 
 /** Formats a value as the constraint messages print it: `'abc'`, `'[a, b]'`, or `null`. */
-export function formatConstraintValue(value: unknown, echo?: 'json'): string {
+export function formatConstraintValue(value: unknown, shape?: Shape): string {
   if (value === undefined || value === null) return 'null';
-  return `'${echo === 'json' && typeof value === 'object' ? JSON.stringify(value) : formatJavaValue(value)}'`;
+  if (shape?.kind === 'map' && shape.echo === 'json' && typeof value === 'object')
+    return `'${JSON.stringify(value)}'`;
+  if (shape?.kind === 'list' && shape.member.kind === 'structure' && Array.isArray(value)) {
+    // Structures print as Java beans: `[KeySchemaElement(attributeName=a, keyType=HASH), …]`
+    // (2026, one of the two forms recorded; docs/dynamodb.md §1.2.8).
+    const { name } = shape.member;
+    return `'[${value.map((element) => `${name}(${beanMembers(element)})`).join(', ')}]'`;
+  }
+  return `'${formatJavaValue(value)}'`;
+}
+
+function beanMembers(element: unknown): string {
+  if (typeof element !== 'object' || element === null) return String(element);
+  return Object.entries(element)
+    .map(([key, entry]) => `${lowerFirst(key)}=${formatJavaValue(entry)}`)
+    .join(', ');
 }
 
 /**
@@ -229,7 +244,7 @@ function push(errors: string[], value: unknown, place: Place, constraint: string
   errors.push(
     shape?.framework === 'newer'
       ? `Value at '${place.named}' failed to satisfy constraint: ${constraint}`
-      : `Value ${formatConstraintValue(value, shape?.kind === 'map' ? shape.echo : undefined)} at '${place.path}' failed to satisfy constraint: ${constraint}`,
+      : `Value ${formatConstraintValue(value, shape)} at '${place.path}' failed to satisfy constraint: ${constraint}`,
   );
 }
 

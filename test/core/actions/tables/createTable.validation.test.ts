@@ -34,12 +34,26 @@ describe('CreateTable table name (docs/dynamodb.md §2.5.2)', () => {
       "The parameter 'TableName' is required but was not present in the request",
     );
   });
-  it.each(['', 'a;', 'a'.repeat(256)])('returns the length message for %j', (name) => {
+  // A name of the wrong length became a constraint-list entry (2026, nubo-db/dynamodb-conformance
+  // tests/tier3/error-messages/createTable.test.ts: "short table name (2 chars)").
+  it('lists a name of 2 characters as a length entry (2026)', () => {
+    const full = {
+      TableName: 'ab',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 },
+    };
     expectValidation(
       engine,
       'CreateTable',
-      { TableName: name },
-      'TableName must be at least 3 characters long and at most 255 characters long',
+      full,
+      "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3",
+    );
+    expectValidation(
+      engine,
+      'CreateTable',
+      { ...full, TableName: 'a'.repeat(256) },
+      `1 validation error detected: Value '${'a'.repeat(256)}' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255`,
     );
   });
   it('lists a bad pattern with the other null members', () => {

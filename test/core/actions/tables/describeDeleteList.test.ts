@@ -22,6 +22,7 @@ describe.each(['DescribeTable', 'DeleteTable', 'UpdateTable'])('%s table name', 
       "The parameter 'TableName' is required but was not present in the request",
     );
   });
+  // The older text stays on these operations: no 2026 recording of them (docs/dynamodb.md §2.5.2).
   it.each(['', 'a;', 'a'.repeat(256)])('returns the length message for %j', (name) => {
     expectValidation(
       engine,
