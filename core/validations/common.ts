@@ -14,10 +14,9 @@ export const tableName: StringShape = {
 
 /**
  * TableName of the data-plane operations: a table name or the table's ARN, 1 to 1024 characters
- * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html); a name that
- * is not an ARN still follows the name pattern (recorded 2026: `Value 'bad!name' at
- * 'transactItems.1.member.get.tableName' … pattern`), and `''` breaks the length alone
- * (docs/dynamodb.md §2.5.3).
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html). A name that
+ * is not an ARN still follows the name rules (recorded 2026: `'bad!name' … pattern`, 256 characters
+ * `… less than or equal to 255`), and `''` breaks the length of 1 alone (docs/dynamodb.md §2.5.3).
  */
 export const dataPlaneTableName: StringShape = {
   kind: 'string',
@@ -25,7 +24,7 @@ export const dataPlaneTableName: StringShape = {
   minLength: 1,
   maxLength: 1024,
   pattern: TABLE_NAME_PATTERN,
-  patternSkipsArns: true,
+  names: { minLength: 3, maxLength: 255 },
 };
 
 export const indexName: StringShape = {

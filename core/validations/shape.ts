@@ -40,10 +40,11 @@ export interface StringShape extends Constraints {
   maxLength?: number;
   pattern?: string;
   /**
-   * The pattern holds for names only: an empty value (reported by its length alone) and an ARN
-   * skip it (data-plane TableName, docs/dynamodb.md §2.5.3).
+   * A value that is neither empty nor an ARN is a name: the pattern and these lengths hold for it
+   * instead of `minLength`/`maxLength` (data-plane TableName: an ARN of 1..1024 characters or a
+   * name of 3..255, and `''` breaks only the length of 1; docs/dynamodb.md §2.5.3).
    */
-  patternSkipsArns?: boolean;
+  names?: { minLength: number; maxLength: number };
   enum?: readonly string[];
 }
 export interface BooleanShape extends Constraints {
@@ -229,14 +230,24 @@ function alwaysValid(value: unknown, shape: Shape): boolean {
 
 /** `stringConstraintFailures(value, shape).length === 0`, without the array. */
 function satisfiesString(value: string, shape: StringShape): boolean {
+  const { minLength, maxLength, pattern } = limitsOf(value, shape);
   return (
-    (shape.maxLength === undefined || value.length <= shape.maxLength) &&
-    (shape.minLength === undefined || value.length >= shape.minLength) &&
-    (shape.pattern === undefined ||
-      !patternApplies(value, shape) ||
-      compiledPattern(shape.pattern).test(value)) &&
+    (maxLength === undefined || value.length <= maxLength) &&
+    (minLength === undefined || value.length >= minLength) &&
+    (pattern === undefined || compiledPattern(pattern).test(value)) &&
     (shape.enum === undefined || shape.enum.includes(value))
   );
+}
+
+/** The lengths and pattern that hold for one value (see `StringShape.names`). */
+function limitsOf(
+  value: string,
+  shape: StringShape,
+): { minLength?: number; maxLength?: number; pattern?: string } {
+  if (shape.names === undefined) return shape;
+  if (value === '' || value.startsWith('arn:'))
+    return { minLength: shape.minLength, maxLength: shape.maxLength };
+  return { ...shape.names, pattern: shape.pattern };
 }
 
 function push(errors: string[], value: unknown, place: Place, constraint: string, shape?: Shape) {
@@ -269,9 +280,6 @@ function checkLength(
   }
 }
 
-function patternApplies(value: string, shape: StringShape): boolean {
-  return !shape.patternSkipsArns || (value !== '' && !value.startsWith('arn:'));
-}
 
 const compiledPatterns = new Map<string, RegExp>();
 
@@ -300,18 +308,15 @@ function allStringConstraints(shape: StringShape): string[] {
 /** The texts of a string constraint that `value` breaks (used for values and for map keys). */
 export function stringConstraintFailures(value: string, shape: StringShape): string[] {
   const failures: string[] = [];
-  if (shape.maxLength !== undefined && value.length > shape.maxLength) {
-    failures.push(`Member must have length less than or equal to ${shape.maxLength}`);
+  const { minLength, maxLength, pattern } = limitsOf(value, shape);
+  if (maxLength !== undefined && value.length > maxLength) {
+    failures.push(`Member must have length less than or equal to ${maxLength}`);
   }
-  if (shape.minLength !== undefined && value.length < shape.minLength) {
-    failures.push(`Member must have length greater than or equal to ${shape.minLength}`);
+  if (minLength !== undefined && value.length < minLength) {
+    failures.push(`Member must have length greater than or equal to ${minLength}`);
   }
-  if (
-    shape.pattern !== undefined &&
-    patternApplies(value, shape) &&
-    !compiledPattern(shape.pattern).test(value)
-  ) {
-    failures.push(`Member must satisfy regular expression pattern: ${shape.pattern}`);
+  if (pattern !== undefined && !compiledPattern(pattern).test(value)) {
+    failures.push(`Member must satisfy regular expression pattern: ${pattern}`);
   }
   if (shape.enum !== undefined && !shape.enum.includes(value)) {
     failures.push(`Member must satisfy enum value set: [${shape.enum.join(', ')}]`);
