@@ -100,9 +100,11 @@ export function parseAttributeValue(
         result = { B: base64 };
         break;
       }
-      case 'BOOL':
-        expectBoolean(value);
+      case 'BOOL': {
+        const flag = expectBoolean(value);
+        if (flag !== value) result = { BOOL: flag }; // read from a string (docs/dynamodb.md §1.2.7)
         break;
+      }
       case 'NULL':
         if (expectBoolean(value)) result = { NULL: true };
         else {

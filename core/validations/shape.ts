@@ -280,7 +280,6 @@ function checkLength(
   }
 }
 
-
 const compiledPatterns = new Map<string, RegExp>();
 
 function compiledPattern(pattern: string): RegExp {
