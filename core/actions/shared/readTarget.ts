@@ -9,7 +9,8 @@ import {
 import { projectedNames } from '../../indexes/projection.js';
 import { type AttributeMap, getAttribute, newAttributeMap } from '../../model/attributeValue.js';
 import { decodeKeyValue, encodeKeyValue, partitionScanKey } from '../../model/keyCodec.js';
-import { entryItem, type IndexEntry } from '../../store/indexEntry.js';
+import { pageSize, pageSizeBound } from '../../model/pageSize.js';
+import { entryItem, type IndexEntry, ProjectedEntry } from '../../store/indexEntry.js';
 import type { ItemStore } from '../../store/itemStore.js';
 import type { StoredItem } from '../../store/storedItem.js';
 import type { KeyDefinition, KeyShape, SecondaryIndex, Table } from '../../store/table.js';
@@ -250,7 +251,27 @@ export function pageEntry(
   if (!fetchFromTable) return new StoredPageEntry(target, hashKey, rangeKey, entry);
   const stored = entryItem(entry);
   const item = tableItemOf(target, stored);
-  return { size: item.size, item: () => item, key: () => target.lastKeyOf(hashKey, rangeKey, stored) };
+  return {
+    // The index entry is what the index read; the table item is fetched beside it.
+    size: entry.size,
+    fetchedSize: item.size,
+    pageBound: pageSizeBound(item.json.length),
+    pageSize: () => storedPageSize(item, target.table.key.range?.name),
+    item: () => item,
+    key: () => target.lastKeyOf(hashKey, rangeKey, stored),
+  };
+}
+
+/** Page sizes, measured once per stored item (an item belongs to one table: one sort key name). */
+const pageSizes = new WeakMap<StoredItem, number>();
+
+function storedPageSize(item: StoredItem, sortKeyName: string | undefined): number {
+  let size = pageSizes.get(item);
+  if (size === undefined) {
+    size = pageSize(item.decode(), sortKeyName);
+    pageSizes.set(item, size);
+  }
+  return size;
 }
 
 /**
@@ -267,6 +288,16 @@ class StoredPageEntry implements PageEntry {
 
   get size(): number {
     return this.entry.size;
+  }
+
+  get pageBound(): number {
+    const { entry } = this;
+    // A projected entry's text is cut from its item's: the item's length bounds it.
+    return pageSizeBound(entry instanceof ProjectedEntry ? entry.source.json.length : entry.json.length);
+  }
+
+  pageSize(): number {
+    return storedPageSize(entryItem(this.entry), this.target.table.key.range?.name);
   }
 
   item(): StoredItem {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../../core/engine.js';
-import { itemSize } from '../../../../core/model/itemSize.js';
+import { pageSize } from '../../../../core/model/pageSize.js';
 import { validation, wireError } from '../../../helpers/errors.js';
 import { addTable } from '../../../helpers/tables.js';
 
@@ -223,13 +223,17 @@ describe('Query paging', () => {
     let scanned = 0;
     let pages = 0;
     let start: unknown;
+    // Page sizes, not item sizes (core/model/pageSize.ts, docs/dynamodb.md §6.2.3).
     const sizeOf = (i: number) =>
-      itemSize({
-        pk: { S: 'big' },
-        sk: { N: String(i) },
-        keep: { BOOL: i % 97 === 0 },
-        payload: { S: payload },
-      });
+      pageSize(
+        {
+          pk: { S: 'big' },
+          sk: { N: String(i) },
+          keep: { BOOL: i % 97 === 0 },
+          payload: { S: payload },
+        },
+        'sk',
+      );
     do {
       const page = query({
         KeyConditionExpression: 'pk = :pk',
