@@ -65,8 +65,10 @@ export const queryShape: Record<string, Shape> = {
  */
 export function validateQuery(input: QueryInput, deserialized: Deserialized): PreparedReadRequest {
   checkExpressionParameters('Query', input as unknown as Record<string, unknown>);
-  throwAttributeProblem(deserialized, 'QueryFilter');
-  const legacy = prepareLegacyReadMembers(input, { name: 'QueryFilter', value: input.QueryFilter });
+  const legacy = prepareLegacyReadMembers(input, deserialized, {
+    name: 'QueryFilter',
+    value: input.QueryFilter,
+  });
   checkSelect(input, '1 validation error detected: ');
   checkStartKeyValues(deserialized);
   if (input.KeyConditions === undefined && input.KeyConditionExpression === undefined) {

@@ -113,10 +113,14 @@ export interface LegacyReadMembers {
  */
 export function prepareLegacyReadMembers(
   input: ReadRequestInput,
+  deserialized: Deserialized,
   legacyFilter: { name: 'QueryFilter' | 'ScanFilter'; value: Record<string, LegacyCondition> | undefined },
 ): LegacyReadMembers {
   const legacy: LegacyReadMembers = { filter: undefined, filterKind: undefined, projection: undefined };
   const readFilter = () => {
+    // The filter's AttributeValue problems come first, then its arguments and types.
+    const problem = deserialized.attributeProblems.get(legacyFilter.name);
+    if (problem !== undefined) throw new ValidationException(problem.message);
     if (legacyFilter.value === undefined) return;
     legacy.filter = conditionFromFilter(legacyFilter.value, input.ConditionalOperator);
     legacy.filterKind = legacyFilter.name;

@@ -14,7 +14,7 @@ import {
   returnConsumedCapacity,
   select,
 } from './common.js';
-import { type Deserialized, throwAttributeProblem } from './deserialize.js';
+import type { Deserialized } from './deserialize.js';
 import {
   checkSelect,
   checkStartKeyValues,
@@ -68,8 +68,10 @@ export const scanShape: Record<string, Shape> = {
 export function validateScan(input: ScanInput, deserialized: Deserialized): PreparedReadRequest {
   checkExpressionParameters('Scan', input as unknown as Record<string, unknown>);
   checkSelect(input, '1 validation error detected: ');
-  throwAttributeProblem(deserialized, 'ScanFilter');
-  const legacy = prepareLegacyReadMembers(input, { name: 'ScanFilter', value: input.ScanFilter });
+  const legacy = prepareLegacyReadMembers(input, deserialized, {
+    name: 'ScanFilter',
+    value: input.ScanFilter,
+  });
   checkStartKeyValues(deserialized);
   if (input.Segment !== undefined && input.TotalSegments === undefined) {
     throw new ValidationException(
