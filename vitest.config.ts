@@ -4,13 +4,16 @@ import { defineConfig } from 'vitest/config';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
-  // What users import as `eddy/testing`, `eddy/config` and `eddy/streams` (package.json "exports").
+  // What users import as `eddy`, `eddy/testing`, `eddy/config` and `eddy/streams` (package.json
+  // "exports"): the examples' tests run against the sources here, against the package in
+  // `npm run test:package`.
   resolve: {
-    alias: {
-      'eddy/testing': here('./infra/testing/index.ts'),
-      'eddy/config': here('./infra/config.ts'),
-      'eddy/streams': here('./streams/index.ts'),
-    },
+    alias: [
+      { find: /^eddy$/, replacement: here('./infra/index.ts') },
+      { find: /^eddy\/testing$/, replacement: here('./infra/testing/index.ts') },
+      { find: /^eddy\/config$/, replacement: here('./infra/config.ts') },
+      { find: /^eddy\/streams$/, replacement: here('./streams/index.ts') },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],

@@ -79,6 +79,15 @@ export class VirtualClock implements Clock {
     this.pending.delete(handle.id);
   }
 
+  /**
+   * Back to `start`, with no timer waiting (the test kit's `reset`: whatever was scheduled belongs
+   * to the stack being reset, which schedules again what it needs).
+   */
+  reset(start: number | Date): void {
+    this.pending.clear();
+    this.current = typeof start === 'number' ? start : start.getTime();
+  }
+
   /** Number of timers waiting to fire. */
   get pendingTimers(): number {
     return this.pending.size;

@@ -157,6 +157,18 @@ export class Engine {
 
   private lastRegion: Region | undefined;
 
+  /**
+   * Forgets every table with its items, indexes, stream labels and transaction tokens, as a new
+   * engine would have none. Nothing is emitted: this is for the test kit's `reset`, which stops
+   * what listens (mappings, the gsi-maintainer), clears the change log and declares its tables
+   * again.
+   */
+  reset(): void {
+    this.regions.clear();
+    this.lastRegion = undefined;
+    this.lastActionContext = undefined;
+  }
+
   /** Every region that holds tables. */
   *allRegions(): Iterable<Region> {
     for (const account of this.regions.values()) yield* account.values();

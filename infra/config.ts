@@ -100,8 +100,19 @@ export interface ArchiveConfig {
     | {
         readonly type: 's3';
         readonly bucket: string;
+        /** An S3-compatible server, e.g. s3rver on `http://127.0.0.1:4568` (path-style URLs). */
         readonly endpoint?: string;
+        /** Default `AWS_REGION`, else `us-east-1`. */
         readonly region?: string;
+        /**
+         * Default: `EDDY_ARCHIVE_ACCESS_KEY_ID` / `EDDY_ARCHIVE_SECRET_ACCESS_KEY`, else the AWS
+         * SDK's chain (never eddy's placeholder keys for handlers). s3rver takes `S3RVER`/`S3RVER`.
+         */
+        readonly credentials?: {
+          readonly accessKeyId: string;
+          readonly secretAccessKey: string;
+          readonly sessionToken?: string;
+        };
         readonly prefix?: string;
         readonly storageClass?: string;
         readonly format?: 'json' | 'parquet';

@@ -78,11 +78,46 @@ export class ChangeLog implements StreamRegistry {
     this.detachTables = source.onTableChange?.(() => this.reconcile()) ?? (() => {});
   }
 
-  /** Stops listening to commits (streams stay readable). */
+  /**
+   * Forgets every stream and feed, as a new change log would hold none, and keeps listening (the
+   * test kit's `reset`, after `Engine.reset`).
+   */
+  reset(): void {
+    this.tables.clear();
+    this.streams.clear();
+  }
+
+  private closeListeners = new Set<() => void>();
+  private isClosed = false;
+
+  /** Whether `close` was called: nothing more will be filed. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /**
+   * Stops listening to commits (streams stay readable) and tells live readers (`changes$`) that
+   * nothing more will come, so they complete once they have delivered what is filed.
+   */
   close(): void {
     this.detach();
     this.detachTables();
     if (attached.get(this.source) === this) attached.delete(this.source);
+    if (this.isClosed) return;
+    this.isClosed = true;
+    const listeners = [...this.closeListeners];
+    this.closeListeners.clear();
+    for (const listener of listeners) listener();
+  }
+
+  /** Calls `listener` once when the log closes; returns the unsubscribe function. */
+  onClose(listener: () => void): () => void {
+    if (this.isClosed) {
+      listener();
+      return () => {};
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
   }
 
   now(): number {

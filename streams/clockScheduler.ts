@@ -1,5 +1,5 @@
-import { type SchedulerAction, type SchedulerLike, Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
+import { type SchedulerAction, type SchedulerLike, Subscription } from './rxjs.js';
 
 /**
  * An RxJS scheduler over the engine's `Clock` (docs/architecture.md §2.1): `now()` is the clock's

@@ -12,7 +12,6 @@ import {
 } from './layout.js';
 import { Manifests } from './manifests.js';
 import type { ObjectStore } from './objectStore.js';
-import { encodeParquet } from './parquet.js';
 import { S3Store, type S3StoreOptions } from './s3Store.js';
 
 /**
@@ -85,7 +84,8 @@ export class ArchiveSink implements Sink {
     const body =
       this.format === 'json'
         ? await encodeJsonLines(batch.items, this.gzipLevel)
-        : encodeParquet(batch.items);
+        : // Loaded on the first Parquet batch: hyparquet-writer costs every start ~0.1 s otherwise.
+          (await import('./parquet.js')).encodeParquet(batch.items);
     const key = objectKeyOf(this.prefix, batch, this.format);
     const partition = partitionOf(this.prefix, batch.tableName, dayOf(batch.firstCreatedAt));
     return new Promise<ArchivedObject>((resolve, reject) => {

@@ -2,7 +2,6 @@ import type { Image } from '../../functions/shared/ports.js';
 import { decodeJsonLines } from './jsonLines.js';
 import { compareSequenceNumbers, normalizePrefix, type ObjectName, parseObjectKey } from './layout.js';
 import type { ObjectStore } from './objectStore.js';
-import { decodeParquet } from './parquet.js';
 
 /**
  * Reading an archive back: its data objects in stream order, without the attempts a later
@@ -85,7 +84,10 @@ export async function readObjectItems(store: ObjectStore, key: string, prefix = 
   const body = await store.get(key);
   if (body === undefined) throw new ArchiveReadError(`no object ${key} in ${store.location}`);
   try {
-    return format === 'parquet' ? await decodeParquet(body) : await decodeJsonLines(body);
+    // hyparquet loads with the first Parquet object: JSON archives never need it.
+    return format === 'parquet'
+      ? await (await import('./parquet.js')).decodeParquet(body)
+      : await decodeJsonLines(body);
   } catch (error) {
     throw new ArchiveReadError(
       `could not read ${key}: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,11 +1,6 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type StorageClass,
-} from '@aws-sdk/client-s3';
+import { createRequire } from 'node:module';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { S3Client, StorageClass } from '@aws-sdk/client-s3';
 import {
   type ObjectStore,
   ObjectStoreError,
@@ -13,6 +8,13 @@ import {
   type PutOptions,
   type StoredObject,
 } from './objectStore.js';
+
+// `@aws-sdk/client-s3` is loaded when the first S3 store is made (loading it costs `eddy serve`
+// ~0.1 s of CPU, bench/startup.ts, and only an S3 sink needs it). The SDK's packages are CommonJS
+// in Node (their `main`; no `exports` map), so `require` gives the module an `import` would.
+const require = createRequire(import.meta.url);
+let loaded: typeof S3Sdk | undefined;
+const s3 = () => (loaded ??= require('@aws-sdk/client-s3') as typeof S3Sdk);
 
 /**
  * S3, or any S3-compatible server, through `@aws-sdk/client-s3`. A single PutObject replaces an
@@ -37,6 +39,12 @@ export interface S3StoreOptions {
   readonly checksums?: 'WHEN_REQUIRED' | 'WHEN_SUPPORTED';
   /** A client to use instead of building one from the options above. */
   readonly client?: S3Client;
+  /**
+   * Without `credentials`: a reason not to sign with the SDK's credential chain right now, or
+   * undefined. The local stack answers while the environment holds the placeholder keys it sets
+   * for handlers, which no S3 server accepts: every request then fails at once with this reason.
+   */
+  readonly refuseDefaultCredentials?: () => string | undefined;
 }
 
 export class S3Store implements ObjectStore {
@@ -44,16 +52,30 @@ export class S3Store implements ObjectStore {
   readonly bucket: string;
   readonly location: string;
 
+  private readonly refuse: (() => string | undefined) | undefined;
+
   constructor(options: S3StoreOptions) {
     this.bucket = options.bucket;
     this.location = `s3://${options.bucket}`;
     this.client = options.client ?? createS3Client(options);
+    this.refuse =
+      options.client === undefined && options.credentials === undefined
+        ? options.refuseDefaultCredentials
+        : undefined;
+  }
+
+  /** Throws the reason the credentials must not be used, if any (`refuseDefaultCredentials`). */
+  private checkCredentials(action: string, key: string): void {
+    const reason = this.refuse?.();
+    if (reason !== undefined)
+      throw new ObjectStoreError(`could not ${action} ${key} in ${this.location}: ${reason}`);
   }
 
   async put(key: string, body: Uint8Array, options: PutOptions): Promise<{ etag: string }> {
+    this.checkCredentials('write', key);
     try {
       const output = await this.client.send(
-        new PutObjectCommand({
+        new (s3().PutObjectCommand)({
           Bucket: this.bucket,
           Key: key,
           Body: body,
@@ -73,8 +95,9 @@ export class S3Store implements ObjectStore {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    this.checkCredentials('read', key);
     try {
-      const output = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const output = await this.client.send(new (s3().GetObjectCommand)({ Bucket: this.bucket, Key: key }));
       return (await output.Body?.transformToByteArray()) ?? new Uint8Array();
     } catch (error) {
       const name = (error as { name?: string }).name;
@@ -85,12 +108,13 @@ export class S3Store implements ObjectStore {
   }
 
   async list(prefix: string): Promise<StoredObject[]> {
+    this.checkCredentials('list', prefix);
     const objects: StoredObject[] = [];
     let token: string | undefined;
     try {
       do {
         const page = await this.client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+          new (s3().ListObjectsV2Command)({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
         );
         for (const entry of page.Contents ?? []) {
           if (entry.Key === undefined) continue;
@@ -113,8 +137,9 @@ export class S3Store implements ObjectStore {
     // One DeleteObject per key: deletes only happen for superseded attempts, which are rare, and
     // DeleteObjects needs a Content-MD5 some servers check differently.
     for (const key of keys) {
+      this.checkCredentials('delete', key);
       try {
-        await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+        await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: this.bucket, Key: key }));
       } catch (error) {
         throw this.failure('delete', key, error);
       }
@@ -130,9 +155,11 @@ export class S3Store implements ObjectStore {
 }
 
 /** An S3 client for the options (region, endpoint, path-style, credentials, checksums). */
-export function createS3Client(options: Omit<S3StoreOptions, 'bucket' | 'client'>): S3Client {
+export function createS3Client(
+  options: Omit<S3StoreOptions, 'bucket' | 'client' | 'refuseDefaultCredentials'>,
+): S3Client {
   const checksums = options.checksums ?? 'WHEN_REQUIRED';
-  return new S3Client({
+  return new (s3().S3Client)({
     region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle ?? options.endpoint !== undefined,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuildFailure, Metafile } from 'esbuild';
 import { bindingsOf } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
+import { eddyPackageRoot } from '../package/packageInfo.js';
 import { artefactsOf } from './artefacts.js';
 import { BuildError } from './errors.js';
 import { writeLambdaZip } from './zip.js';
@@ -50,8 +51,11 @@ export interface BundleOptions {
   readonly minify?: boolean;
 }
 
-/** eddy's own folder (this file is infra/build/bundleFunctions.ts). */
-const EDDY_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * eddy's own folder: the repository in a checkout, `node_modules/eddy` when installed (found from
+ * its package.json, as this file is compiled into a chunk of dist/ there).
+ */
+const EDDY_ROOT = eddyPackageRoot() ?? fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * Built-ins whose handler needs ports that only a host provides (`providePorts`), deployed from an
@@ -61,12 +65,18 @@ const EDDY_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LAMBDA_ENTRIES: Readonly<Record<string, string>> = {
   archiver: 'infra/archive/lambdaHandler.ts',
 };
+/** The same entries in the installed package, which ships no sources (bin/bundleOptions.mjs). */
+const COMPILED_LAMBDA_ENTRIES: Readonly<Record<string, string>> = {
+  archiver: 'dist/archiver-lambda.js',
+};
 
 /** The deployable entry of the built-in archiver (`eddy synth` deploys it when `archive` is set). */
 export function archiverEntry(eddyRoot = EDDY_ROOT): FunctionEntry {
   return {
     name: 'archiver',
-    module: join(eddyRoot, LAMBDA_ENTRIES.archiver!),
+    module: [LAMBDA_ENTRIES.archiver!, COMPILED_LAMBDA_ENTRIES.archiver!]
+      .map((path) => join(eddyRoot, path))
+      .reduce((source, compiled) => (existsSync(source) || !existsSync(compiled) ? source : compiled)),
     exportName: 'handler',
     origin: 'built-in',
   };

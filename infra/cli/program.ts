@@ -1,9 +1,10 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../core/clock.js';
 import { addArchiveCommand } from '../archive/cli.js';
 import { ListenError, PortInUseError } from '../host/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../host/pipeline.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../host/server.js';
+import { eddyVersion } from '../package/packageInfo.js';
 import {
   CorruptDataError,
   DataDirectoryLockedError,
@@ -14,6 +15,7 @@ import {
 import { addBuildCommand } from './commands/build.js';
 import { addEventCommand } from './commands/event.js';
 import { addInvokeCommand } from './commands/invoke.js';
+import { addMappingsCommand } from './commands/mappings.js';
 import { addRecordCommand } from './commands/record.js';
 import { addSynthCommand } from './commands/synth.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
@@ -27,6 +29,10 @@ export interface CliIo {
   readonly onStarted?: (running: RunningEddy) => void;
   /** Exit with a code (main.ts: process.exit); failures to start come through here. */
   readonly exit: (code: number) => void;
+  /** Where progress is drawn (default: stderr; nothing is drawn unless it is a terminal). */
+  readonly progress?: NodeJS.WriteStream;
+  /** Whether what `print` writes shows on a terminal (default: whether stdout is one). */
+  readonly printsToTerminal?: boolean;
 }
 
 const CONFIG_HELP = `
@@ -76,7 +82,9 @@ Examples:
   eddy serve --config examples/votes/eddy.config.ts --watch   # functions reload on save
 
 Endpoints: POST / (DynamoDB_20120810.* and registered APIs such as DynamoDBStreams_20120810.*),
-GET / (service health text), GET /_eddy/health (JSON, for scripts and containers).
+/2015-03-31/... (the Lambda API: functions, Invoke, event source mappings; SigV4 service lambda),
+GET / (service health text), GET /_eddy/health (JSON, for scripts and containers),
+GET /_eddy/api/mappings (the mappings' run-time state, as \`eddy mappings\` shows it).
 Logs: JSON lines (pino) on stderr, warnings only unless --verbose. SIGINT/SIGTERM: graceful stop.`;
 
 /** The `eddy` command line. `run(argv)` parses and runs; errors print a clear message. */
@@ -88,7 +96,10 @@ export function createProgram(io: CliIo): Command {
       writeOut: (text) => io.print(text.trimEnd()),
       writeErr: (text) => io.printError(text.trimEnd()),
     })
-    .exitOverride();
+    .exitOverride()
+    // Program options only before a command: `eddy serve -v` stays serve's --verbose.
+    .enablePositionalOptions()
+    .version(eddyVersion() ?? 'unknown', '-v, --version', "print eddy's version");
 
   const serveCommand = program
     .command('serve', { isDefault: true })
@@ -185,10 +196,51 @@ export function createProgram(io: CliIo): Command {
   addRecordCommand(program, io);
   addInvokeCommand(program, io);
   addEventCommand(program, io);
+  // `eddy mappings [disable|enable NAME]`: the event source mappings of a running eddy.
+  addMappingsCommand(program, io);
 
-  // `eddy --help` documents everything: the serve options and the config file too.
-  program.addHelpText('after', () => `\n${serveCommand.helpInformation().trimEnd()}\n${CONFIG_HELP}`);
+  // serve is the default command, so `eddy serv --port 0` would reach it with `serv` as an
+  // argument (or fail first on an option serve does not know): it is an unknown command.
+  program.hook('preSubcommand', (thisCommand, subcommand) => {
+    const first = thisCommand.args[0];
+    if (subcommand !== serveCommand || first === undefined || first === 'serve' || first.startsWith('-'))
+      return;
+    thisCommand.error(unknownCommandMessage(program, first), {
+      code: 'commander.unknownCommand',
+      exitCode: 1,
+    });
+  });
+
+  // `eddy --help` documents everything: the serve options and the config file too, under the
+  // program's one usage line.
+  program.addHelpText('after', () => {
+    const serveHelp = serveCommand
+      .helpInformation()
+      .trimEnd()
+      .replace(/^Usage: .*\n/, '')
+      .replace(/^\n?Run the DynamoDB-compatible HTTP endpoint \(the default command\)\.\n/, '');
+    return `\neddy serve (the default command): run the DynamoDB-compatible HTTP endpoint.\n${serveHelp}\n${CONFIG_HELP}`;
+  });
   return program;
+}
+
+/**
+ * `error: unknown command 'serv'` with commander's own suggestion (`(Did you mean serve?)`), as
+ * it words an unknown option: a program of the same command names, parsed with the name alone.
+ */
+function unknownCommandMessage(program: Command, name: string): string {
+  const probe = new Command(program.name())
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  for (const command of program.commands) probe.command(command.name());
+  try {
+    probe.parse([name], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return `${error.message}\n(see eddy --help)`;
+    throw error;
+  }
+  return `error: unknown command '${name}'`;
 }
 
 function parsePort(value: string): number {

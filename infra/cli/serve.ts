@@ -1,15 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseDuration } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
 import { BindingError } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
+import { describeBackfill } from '../functions/gsiMaintainer.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
+import { eddyVersion } from '../package/packageInfo.js';
 import type { Durability, Persistence } from '../persistence/index.js';
 import { type DataDirOptions, LocalStack } from '../stack/localStack.js';
-import { watchFunctions } from '../stack/watchFunctions.js';
 import { createDemoTable } from './demoTable.js';
 import { ConfigError, findConfigFile, loadConfig } from './loadConfig.js';
 
@@ -89,6 +89,10 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       logger,
       // Function logs as CloudWatch shows them, each line prefixed with its function's name.
       functionLogs: (functionName, line) => io.print(`${functionName} | ${line}`),
+      // A handler that does not load stops the start; under --watch, its function waits for a fix.
+      missingHandlers: options.watch === true ? 'wait' : 'fail',
+      // A GSI added to a table with items is built in the background: say how far it is.
+      onBackfill: (progress) => io.print(`gsi-maintainer | ${describeBackfill(progress)}`),
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
     });
   } catch (error) {
@@ -106,7 +110,11 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
 
   const watcher =
     options.watch === true
-      ? watchFunctions(stack, { outDirectory: join(baseDirectory, '.eddy', 'watch'), print: io.print })
+      ? // esbuild is loaded only to watch (bench/startup.ts: it is not on `eddy serve`'s path).
+        (await import('../stack/watchFunctions.js')).watchFunctions(stack, {
+          outDirectory: join(baseDirectory, '.eddy', 'watch'),
+          print: io.print,
+        })
       : undefined;
   await watcher?.ready;
   const address = await stack
@@ -117,7 +125,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       accountId,
       accessKeys,
       logRequests: options.verbose ?? false,
-      version: packageVersion(),
+      version: eddyVersion(),
       ...((options.maxBodySize ?? settings.maxBodySize)
         ? { maxBodyBytes: options.maxBodySize ?? settings.maxBodySize }
         : {}),
@@ -168,6 +176,8 @@ function functionLines(stack: LocalStack): string[] {
       ...binding.schedules.map((schedule) => schedule.expression),
     ];
     lines.push(`${binding.functionName} ← ${triggers.join(', ') || 'nothing (invoke only)'}`);
+    const waiting = stack.waiting.get(binding.functionName);
+    if (waiting !== undefined) lines.push(`  ✗ ${waiting}; waiting for a fix (its mappings start then)`);
   }
   for (const tableName of stack.config.archive?.tables ?? [])
     lines.push(`archiver ← ${tableName} stream (TTL deletions)`);
@@ -206,6 +216,8 @@ function printBanner(print: (line: string) => void, address: BoundAddress, facts
       ? `  ${credentials} aws dynamodb list-tables ${endpoint}`
       : `  ${credentials} aws dynamodb scan --table-name ${exampleTable} ${endpoint}`,
   );
+  // The Lambda API answers on the same port (docs/lambda-api.md).
+  if (facts.functions.length > 0) print(`  ${credentials} aws lambda list-event-source-mappings ${endpoint}`);
   print('');
   print('Press Ctrl+C to stop.');
 }
@@ -220,18 +232,4 @@ function describeDemo(table: TableConfig): string {
     parts.push(`${table.StreamSpecification.StreamViewType} stream`);
   }
   return `${parts.join(', ')})`;
-}
-
-let cachedVersion: string | undefined;
-function packageVersion(): string | undefined {
-  if (cachedVersion !== undefined) return cachedVersion;
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    cachedVersion = pkg.version;
-  } catch {
-    cachedVersion = undefined;
-  }
-  return cachedVersion;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type {
@@ -56,13 +57,24 @@ export class LocalBucket implements FailureDestination {
 
   async send(notice: FailureNotice): Promise<void> {
     const key = failureObjectKey(notice.mappingUuid, notice.shardId, notice.record.timestamp);
-    const body = JSON.stringify({ ...notice.record, payload: JSON.stringify(notice.payload()) });
+    await this.put(key, JSON.stringify({ ...notice.record, payload: JSON.stringify(notice.payload()) }));
+  }
+
+  /** Stores one object (an asynchronous invocation's record, under Lambda's key for those). */
+  async put(key: string, body: string): Promise<void> {
     this.objects.set(key, body);
     const directory = this.options.directory;
     if (directory === undefined) return;
     const path = join(directory, ...key.split('/'));
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, body);
+  }
+
+  /** Empties the bucket, and its directory when it has one (the test kit's `reset`). */
+  clear(): void {
+    this.objects.clear();
+    if (this.options.directory !== undefined)
+      rmSync(this.options.directory, { recursive: true, force: true });
   }
 
   /** Object keys, in the order written. */

@@ -29,6 +29,12 @@ export class LocalDestinations implements DestinationResolver {
     return undefined;
   }
 
+  /** Empties every queue, topic and bucket (the test kit's `reset`). */
+  clear(): void {
+    for (const queue of this.queues.values()) queue.clear();
+    for (const bucket of this.buckets.values()) bucket.clear();
+  }
+
   /** The queue (or topic) of an `arn:aws:sqs:…` / `arn:aws:sns:…` ARN. */
   queue(arn: string): LocalQueue {
     let queue = this.queues.get(arn);

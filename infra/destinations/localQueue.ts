@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type {
@@ -46,7 +46,14 @@ export class LocalQueue implements FailureDestination {
   }
 
   async send(notice: FailureNotice): Promise<void> {
-    const body = JSON.stringify(notice.record);
+    await this.enqueue(JSON.stringify(notice.record));
+  }
+
+  /**
+   * Adds one message with this body (an asynchronous invocation's record, or the event itself
+   * for a dead-letter queue).
+   */
+  async enqueue(body: string): Promise<void> {
     this.queue.push({ messageId: randomUUID(), body });
     const file = this.options.file;
     if (file === undefined) return;
@@ -67,6 +74,12 @@ export class LocalQueue implements FailureDestination {
   /** The invocation records received so far (parsed message bodies). */
   records(): InvocationRecord[] {
     return this.queue.map((message) => JSON.parse(message.body) as InvocationRecord);
+  }
+
+  /** Empties the queue, and its file when it has one (the test kit's `reset`). */
+  clear(): void {
+    this.queue.length = 0;
+    if (this.options.file !== undefined) rmSync(this.options.file, { force: true });
   }
 
   /** Takes up to `max` messages off the queue (a ReceiveMessage + DeleteMessage). */

@@ -9,10 +9,11 @@ import {
   reportLine,
   startLine,
 } from './functionLogs.js';
-import { loadHandler } from './handlerModule.js';
+import { HandlerLoadError, loadHandler } from './handlerModule.js';
 import { InvocationLog, type InvocationLogEntry } from './invocationLog.js';
 import { lambdaContext, logStreamName } from './lambdaContext.js';
 import { type FunctionError, functionErrorOf, type LambdaHandler, runHandler } from './runHandler.js';
+import { startTimeout, TIMED_OUT, timedOut } from './timeouts.js';
 import { type WorkerOutcome, WorkerPool } from './workerPool.js';
 
 /** How a local function is defined (the host's config file maps onto this). */
@@ -65,6 +66,11 @@ export interface LocalFunctionEnvironment {
   readonly region: string;
   /** Where log lines go as they are written (`eddy serve` prints them); they are also kept per invocation. */
   readonly logSink?: (functionName: string, line: string) => void;
+  /**
+   * Sets an in-process function's environment variables in `process.env` (default: assigns
+   * them); the local stack passes its own, which it undoes when it closes.
+   */
+  readonly setEnvironment?: (variables: Readonly<Record<string, string>>) => void;
 }
 
 /** Lines one invocation keeps in its log entry (the sink sees them all). */
@@ -103,7 +109,8 @@ export class LocalFunction implements MappedFunction {
     if (definition.handler !== undefined)
       this.handlerPromise = Promise.resolve(definition.handler as LambdaHandler);
     if (definition.isolation !== 'worker' && definition.environment !== undefined) {
-      Object.assign(process.env, definition.environment);
+      if (environment.setEnvironment !== undefined) environment.setEnvironment(definition.environment);
+      else Object.assign(process.env, definition.environment);
     }
     if (definition.isolation === 'worker') {
       const clock = environment.clock;
@@ -113,10 +120,7 @@ export class LocalFunction implements MappedFunction {
         exportName: definition.exportName ?? 'handler',
         cwd: definition.cwd ?? process.cwd(),
         ...(definition.maxWorkers === undefined ? {} : { maxWorkers: definition.maxWorkers }),
-        startTimeout: (ms, onTimeout) => {
-          const timer = clock.setTimeout(onTimeout, ms);
-          return () => clock.clearTimeout(timer);
-        },
+        startTimeout: (ms, onTimeout) => startTimeout(clock, ms, onTimeout),
       });
     }
   }
@@ -152,16 +156,27 @@ export class LocalFunction implements MappedFunction {
     this.injectedDuplicates = count;
   }
 
-  async invoke(event: unknown): Promise<InvocationResult> {
-    if (this.injectedDuplicates > 0) {
-      this.injectedDuplicates--;
-      await this.invokeOnce(event);
-    }
-    return this.invokeOnce(event);
+  /** Forgets the logged invocations and the injected faults; the loaded handler stays. */
+  reset(): void {
+    this.log.clear();
+    this.injectedFailures = 0;
+    this.injectedDuplicates = 0;
   }
 
-  private async invokeOnce(event: unknown): Promise<InvocationResult> {
-    const requestId = randomUUID();
+  /**
+   * Runs the handler once with `event`. `requestId` gives the invocation its id (the Lambda API's
+   * Invoke answers with it, and an asynchronous event keeps one id across its retries); by
+   * default a fresh one.
+   */
+  async invoke(event: unknown, options: { readonly requestId?: string } = {}): Promise<InvocationResult> {
+    if (this.injectedDuplicates > 0) {
+      this.injectedDuplicates--;
+      await this.invokeOnce(event, randomUUID());
+    }
+    return this.invokeOnce(event, options.requestId ?? randomUUID());
+  }
+
+  private async invokeOnce(event: unknown, requestId: string): Promise<InvocationResult> {
     const clock = this.environment.clock;
     const startedAt = clock.now();
     const started = performance.now();
@@ -171,8 +186,9 @@ export class LocalFunction implements MappedFunction {
       if (logs.length < KEPT_LOG_LINES) logs.push(line);
       sink?.(this.functionName, line);
     };
+    // The engine clock's time, as every other time eddy shows (virtual in the test kit).
     const write = (level: LogLevel, message: string) =>
-      emit(formatLogLine(Date.now(), requestId, level, message));
+      emit(formatLogLine(clock.now(), requestId, level, message));
     emit(startLine(requestId));
     this.running++;
     let outcome: WorkerOutcome;
@@ -189,9 +205,14 @@ export class LocalFunction implements MappedFunction {
     } finally {
       this.running--;
     }
-    const durationMs = performance.now() - started;
+    // A timed-out invocation ran for its whole timeout, as Lambda's REPORT line says; on a virtual
+    // clock the wall time it took says nothing about that.
+    const durationMs = isTimeout(outcome) ? this.timeoutMs : performance.now() - started;
     // The runtime logs a failed invocation's error as an ERROR line (Lambda's "Invoke Error").
-    if (!outcome.ok) write('ERROR', `Invoke Error \t${JSON.stringify(outcome.error)}`);
+    if (!outcome.ok) {
+      const { errorType, errorMessage } = outcome.error;
+      write('ERROR', `Invoke Error \t${JSON.stringify({ errorType, errorMessage })}`);
+    }
     emit(endLine(requestId));
     emit(reportLine(requestId, durationMs, this.memory));
     const entry: InvocationLogEntry = outcome.ok
@@ -217,8 +238,8 @@ export class LocalFunction implements MappedFunction {
         };
     this.log.add(entry);
     return outcome.ok
-      ? { requestId, status: 'ok', payload: outcome.result }
-      : { requestId, status: 'error', error: outcome.error };
+      ? { requestId, status: 'ok', payload: outcome.result, logs }
+      : { requestId, status: 'error', error: outcome.error, logs };
   }
 
   private async inProcess(
@@ -251,17 +272,16 @@ export class LocalFunction implements MappedFunction {
     });
     return new Promise<WorkerOutcome>((resolve) => {
       // An in-process handler cannot be stopped: on timeout its result is ignored.
-      const timer = clock.setTimeout(
-        () => resolve({ ok: false, error: timedOut(this.timeoutMs) }),
-        this.timeoutMs,
+      const cancel = startTimeout(clock, this.timeoutMs, () =>
+        resolve({ ok: false, error: timedOut(this.timeoutMs) }),
       );
       inInvocation(requestId, write, () => runHandler(handler, event, context)).then(
         (result) => {
-          clock.clearTimeout(timer);
+          cancel();
           resolve({ ok: true, result });
         },
         (error: unknown) => {
-          clock.clearTimeout(timer);
+          cancel();
           resolve({ ok: false, error: functionErrorOf(error) });
         },
       );
@@ -288,15 +308,44 @@ export class LocalFunction implements MappedFunction {
     );
   }
 
+  /**
+   * Loads the handler now rather than at the first invocation (in a worker thread for `worker`
+   * isolation), so a missing file or export is known up front.
+   * @throws HandlerLoadError (`Runtime.ImportModuleError`, `Runtime.HandlerNotFound`) as the
+   *   first invocation would have failed.
+   */
+  async load(): Promise<void> {
+    if (this.pool !== undefined) {
+      const error = await this.pool.check();
+      if (error !== undefined) throw handlerLoadErrorOf(error);
+      return;
+    }
+    try {
+      this.handlerPromise ??= loadHandler(
+        this.definition.module!,
+        this.definition.exportName,
+        this.definition.cwd,
+      );
+      await this.handlerPromise;
+    } catch (error) {
+      this.handlerPromise = undefined;
+      throw error;
+    }
+  }
+
   /** Terminates the function's worker threads, if any. */
   async close(): Promise<void> {
     await this.pool?.close();
   }
 }
 
-function timedOut(timeoutMs: number): FunctionError {
-  return {
-    errorType: 'Sandbox.Timedout',
-    errorMessage: `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`,
-  };
+function isTimeout(outcome: WorkerOutcome): boolean {
+  return !outcome.ok && outcome.error.errorType === TIMED_OUT;
+}
+
+/** A worker's load failure as the error `loadHandler` throws in process. */
+function handlerLoadErrorOf(error: FunctionError): HandlerLoadError {
+  const type =
+    error.errorType === 'Runtime.HandlerNotFound' ? 'Runtime.HandlerNotFound' : 'Runtime.ImportModuleError';
+  return new HandlerLoadError(type, error.errorMessage);
 }

@@ -9,6 +9,8 @@ export interface LocalFunctionsOptions {
   readonly region?: string;
   /** Where the functions' log lines go as they are written (they are kept per invocation too). */
   readonly logSink?: (functionName: string, line: string) => void;
+  /** Sets in-process functions' environment variables (`LocalFunctionEnvironment.setEnvironment`). */
+  readonly setEnvironment?: (variables: Readonly<Record<string, string>>) => void;
 }
 
 /**
@@ -36,15 +38,28 @@ export class LocalFunctions implements FunctionResolver {
 
   /** Defines (or replaces) a function. */
   define(definition: FunctionDefinition): LocalFunction {
-    const fn = new LocalFunction(definition, {
+    return this.install(this.create(definition));
+  }
+
+  /**
+   * A function of these settings, not yet defined: `install` it once it proved it loads (a
+   * rebuilt handler replaces the running one only then).
+   */
+  create(definition: FunctionDefinition): LocalFunction {
+    return new LocalFunction(definition, {
       clock: this.options.clock,
       accountId: this.accountId,
       region: this.region,
       ...(this.options.logSink === undefined ? {} : { logSink: this.options.logSink }),
+      ...(this.options.setEnvironment === undefined ? {} : { setEnvironment: this.options.setEnvironment }),
     });
-    const previous = this.functions.get(definition.name);
-    if (previous !== undefined) void previous.close();
-    this.functions.set(definition.name, fn);
+  }
+
+  /** Defines (or replaces) a function made by `create`. */
+  install(fn: LocalFunction): LocalFunction {
+    const previous = this.functions.get(fn.functionName);
+    if (previous !== undefined && previous !== fn) void previous.close();
+    this.functions.set(fn.functionName, fn);
     return fn;
   }
 
@@ -92,6 +107,11 @@ export class LocalFunctions implements FunctionResolver {
   /** The logged invocations of a function, oldest first. */
   invocations(nameOrArn: string): readonly InvocationLogEntry[] {
     return this.functions.get(functionNameOf(nameOrArn))?.invocations ?? [];
+  }
+
+  /** Forgets every function's logged invocations and injected faults (the test kit's `reset`). */
+  reset(): void {
+    for (const fn of this.functions.values()) fn.reset();
   }
 
   /** Terminates every worker thread. */

@@ -7,14 +7,25 @@ export type LambdaHandler = (
   callback: (error?: unknown, result?: unknown) => void,
 ) => unknown;
 
-/** A function error as Lambda reports it (`errorType` is the error's name). */
+/**
+ * A function error as Lambda reports it (`errorType` is the error's name; Node.js runtimes add
+ * `trace`, the stack line by line: "Node.js Lambda function errors", Lambda developer guide).
+ */
 export interface FunctionError {
   readonly errorType: string;
   readonly errorMessage: string;
+  readonly trace?: readonly string[];
 }
 
 export function functionErrorOf(error: unknown): FunctionError {
-  if (error instanceof Error) return { errorType: error.name || 'Error', errorMessage: error.message };
+  if (error instanceof Error) {
+    const trace = typeof error.stack === 'string' ? error.stack.split('\n') : undefined;
+    return {
+      errorType: error.name || 'Error',
+      errorMessage: error.message,
+      ...(trace === undefined ? {} : { trace }),
+    };
+  }
   if (typeof error === 'object' && error !== null && 'errorType' in error && 'errorMessage' in error)
     return { errorType: String(error.errorType), errorMessage: String(error.errorMessage) };
   return { errorType: 'Error', errorMessage: String(error) };

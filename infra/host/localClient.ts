@@ -1,5 +1,6 @@
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { type HttpHandler, HttpResponse } from '@smithy/core/protocols';
+import { createRequire } from 'node:module';
+import type { DynamoDBClient, DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import type { HttpHandler, HttpResponse } from '@smithy/core/protocols';
 import type {
   AwsCredentialIdentity,
   HttpHandlerOptions,
@@ -9,6 +10,27 @@ import type {
 import type { Engine } from '../../core/engine.js';
 import { type PipelineOptions, RequestPipeline } from './pipeline.js';
 import { recordRequest } from './wire.js';
+
+// The AWS SDK is loaded when the first in-process client is made: `eddy serve` answers over
+// HTTP and never needs it (loading it costs ~0.15 s of CPU, bench/startup.ts). The SDK's
+// packages are CommonJS in Node (`main`, or `node` first in `exports`), so `require` gives the
+// same module an `import` would: errors thrown through this client are the user's SDK classes.
+const require = createRequire(import.meta.url);
+let sdk: typeof import('@aws-sdk/client-dynamodb') | undefined;
+let protocols: typeof import('@smithy/core/protocols') | undefined;
+const dynamoDbSdk = () =>
+  (sdk ??= require('@aws-sdk/client-dynamodb') as typeof import('@aws-sdk/client-dynamodb'));
+const smithyProtocols = () =>
+  (protocols ??= require('@smithy/core/protocols') as typeof import('@smithy/core/protocols'));
+
+/**
+ * Loads what in-process clients need now rather than with the first one: the test kit calls it
+ * when it is imported, so the SDK's load counts once, not in the first test's stack start.
+ */
+export function loadLocalClientModules(): void {
+  dynamoDbSdk();
+  smithyProtocols();
+}
 
 /** The endpoint the in-process client pretends to call; nothing listens there. */
 export const LOCAL_ENDPOINT = 'http://eddy.local';
@@ -46,7 +68,7 @@ export function createLocalClient(options: LocalClientOptions): DynamoDBClient {
     if (engine === undefined) throw new TypeError('createLocalClient needs an engine or a pipeline');
     pipeline = new RequestPipeline({ ...pipelineOptions, engine });
   }
-  return new DynamoDBClient({
+  return new (dynamoDbSdk().DynamoDBClient)({
     ...client,
     region: region ?? pipeline.region,
     endpoint: LOCAL_ENDPOINT,
@@ -83,7 +105,11 @@ export class LocalRequestHandler implements HttpHandler {
       responseHeaders[wire.headers[i]!.toLowerCase()] = wire.headers[i + 1]!;
     }
     return {
-      response: new HttpResponse({ statusCode: wire.statusCode, headers: responseHeaders, body: wire.body }),
+      response: new (smithyProtocols().HttpResponse)({
+        statusCode: wire.statusCode,
+        headers: responseHeaders,
+        body: wire.body,
+      }),
     };
   }
 

@@ -9,6 +9,8 @@ import {
 import type { RequestContext } from '../../core/operation.js';
 import { acceptedContentType } from './contentType.js';
 import { createHostLogger } from './logger.js';
+import { RestDispatcher } from './restDispatcher.js';
+import type { RestService } from './restService.js';
 import { dynamoDbService, type ProtocolService } from './services.js';
 import { readSignature, signingRegion } from './signature.js';
 import { type AccessKey, SignatureVerifier } from './signatureVerifier.js';
@@ -83,6 +85,7 @@ export class RequestPipeline {
   private readonly startedAt = Date.now();
   private readonly version: string | undefined;
   private readonly afterCall: PipelineOptions['afterCall'];
+  private readonly rest: RestDispatcher;
 
   constructor(options: PipelineOptions) {
     this.afterCall = options.afterCall;
@@ -98,6 +101,24 @@ export class RequestPipeline {
         : undefined;
     this.version = options.version;
     this.registerService(dynamoDbService(options.engine));
+    this.rest = new RestDispatcher({
+      region: this.region,
+      accountId: this.accountId,
+      verifier: this.verifier,
+      logger: this.logger,
+      logRequests: this.logRequests,
+      afterCall: this.afterCall,
+      corsPreflight,
+    });
+  }
+
+  /**
+   * Adds a REST API (operations chosen by method and path, e.g. the Lambda API under
+   * `/2015-03-31/`): every request whose path the service owns goes to it.
+   * @throws Error when a service of that name is registered already.
+   */
+  registerRestService(service: RestService): void {
+    this.rest.register(service);
   }
 
   /**
@@ -138,6 +159,12 @@ export class RequestPipeline {
   /** Answers one request. Synchronous unless signatures are verified or a service is async. */
   handle(request: WireRequest): WireResponse | Promise<WireResponse> {
     if (request.body.length > this.maxBodyBytes) return payloadTooLarge();
+    // The JSON 1.0 APIs answer at `/`; any other path may belong to a REST service.
+    if (request.url !== '/' && this.rest.size > 0) {
+      const path = pathOf(request.url);
+      const owner = this.rest.find(path);
+      if (owner !== undefined) return this.rest.handle(owner, request, path);
+    }
     const cors = request.header('origin') !== undefined;
     if (request.method !== 'POST') return this.handleNonPost(request, newRequestId(), cors);
     const contentType = acceptedContentType(request.header('content-type'));
@@ -345,6 +372,7 @@ export class RequestPipeline {
       uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
       tables,
       targets: this.targetPrefixes,
+      ...(this.rest.size === 0 ? {} : { restApis: this.rest.names }),
       signatureVerification: this.verifier !== undefined,
     };
   }
@@ -404,7 +432,7 @@ function textResponse(text: string, requestId: string, cors: boolean): WireRespo
  * docs/dynamodb.md §1.1.6: `OPTIONS` with `Origin` answers 200, empty, echoing the requested headers and
  * method.
  */
-function corsPreflight(request: WireRequest, requestId: string): WireResponse {
+export function corsPreflight(request: WireRequest, requestId: string): WireResponse {
   const headers = ['x-amzn-RequestId', requestId, 'Access-Control-Allow-Origin', '*'];
   const requestedHeaders = request.header('access-control-request-headers');
   if (requestedHeaders !== undefined) headers.push('Access-Control-Allow-Headers', requestedHeaders);

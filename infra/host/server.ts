@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { InternalServerError } from '../../core/errors/index.js';
 import { ListenError, PortInUseError } from './errors.js';
 import { type PipelineOptions, payloadTooLarge, RequestPipeline } from './pipeline.js';
+import type { RestService } from './restService.js';
 import type { ProtocolService } from './services.js';
 import {
   type HeaderRecord,
@@ -96,6 +97,11 @@ export class EddyServer {
   /** Adds an API under another `X-Amz-Target` prefix (see `ProtocolService`). */
   registerService(service: ProtocolService): void {
     this.pipeline.registerService(service);
+  }
+
+  /** Adds a REST API chosen by method and path (see `RestService`). */
+  registerRestService(service: RestService): void {
+    this.pipeline.registerRestService(service);
   }
 
   /** The bound address once `listen()` resolved. */

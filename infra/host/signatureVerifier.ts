@@ -1,12 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Sha256 } from '@smithy/core/checksum';
-import {
-  ALGORITHM_IDENTIFIER,
-  getCanonicalHeaders,
-  getPayloadHash,
-  prepareRequest,
-  SignatureV4,
-} from '@smithy/signature-v4';
 import type { HttpRequest, QueryParameterBag } from '@smithy/types';
 import {
   IncompleteSignatureException,
@@ -54,10 +46,17 @@ export class SignatureVerifier {
     for (const key of keys) this.keys.set(key.accessKeyId, key);
   }
 
-  /** Resolves to the caller's key, or rejects with the service's error. */
-  async verify(request: WireRequest, signature: RequestSignature): Promise<AccessKey> {
+  /**
+   * Resolves to the caller's key, or rejects with the service's error. `signingName` is the
+   * credential scope's service (`dynamodb`, which the Streams API signs with too; `lambda`).
+   */
+  async verify(
+    request: WireRequest,
+    signature: RequestSignature,
+    signingName = SIGNING_SERVICE,
+  ): Promise<AccessKey> {
     const signingDate = parseAmzDate(signature.date);
-    checkScope(signature);
+    checkScope(signature, signingName);
     const signedHeaders = signature.signedHeaders.split(';');
     if (!signedHeaders.includes('host')) {
       throw new InvalidSignatureException("'Host' must be a 'SignedHeader' in the AWS Authorization.");
@@ -73,6 +72,9 @@ export class SignatureVerifier {
     ) {
       throw new InvalidSignatureException(SIGNATURE_MISMATCH);
     }
+    // Loaded with the first signed request: only a server given access keys verifies, and the
+    // signer's packages cost every other start ~0.1 s of CPU (bench/startup.ts).
+    const { ExplainingSigner, Sha256 } = await import('./explainingSigner.js');
     const signer = new ExplainingSigner({
       credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey },
       region: signature.scopeRegion,
@@ -102,30 +104,6 @@ export class SignatureVerifier {
       );
     }
     return key;
-  }
-}
-
-/** Exposes the canonical request and string to sign, which the service quotes on a mismatch. */
-class ExplainingSigner extends SignatureV4 {
-  async explain(
-    request: HttpRequest,
-    signableHeaders: Set<string>,
-    signature: RequestSignature,
-    signingDate: Date,
-  ): Promise<string> {
-    if (signature.carrier === 'query') return '';
-    const prepared = prepareRequest(request);
-    const { longDate, shortDate } = this.formatDate(signingDate);
-    prepared.headers['x-amz-date'] = longDate;
-    const canonicalHeaders = getCanonicalHeaders(prepared, undefined, signableHeaders);
-    const payloadHash = await getPayloadHash(prepared, this.sha256);
-    const canonical = this.createCanonicalRequest(prepared, canonicalHeaders, payloadHash);
-    const scope = `${shortDate}/${signature.scopeRegion}/${signature.scopeService}/aws4_request`;
-    const stringToSign = await this.createStringToSign(longDate, scope, canonical, ALGORITHM_IDENTIFIER);
-    return (
-      `\n\nThe Canonical String for this request should have been\n'${canonical}'\n\n` +
-      `The String-to-Sign should have been\n'${stringToSign}'\n`
-    );
   }
 }
 
@@ -165,10 +143,10 @@ function signableRequest(
 }
 
 /** Scope checks, reported together as the service does (messages from recorded responses). */
-function checkScope(signature: RequestSignature): void {
+function checkScope(signature: RequestSignature, signingName: string): void {
   let problems = '';
-  if (signature.scopeService !== SIGNING_SERVICE) {
-    problems += `Credential should be scoped to correct service: '${SIGNING_SERVICE}'. `;
+  if (signature.scopeService !== signingName) {
+    problems += `Credential should be scoped to correct service: '${signingName}'. `;
   }
   if (signature.scopeTerminator !== 'aws4_request') {
     problems += `Credential should be scoped with a valid terminator: 'aws4_request', not '${signature.scopeTerminator}'. `;

@@ -1,25 +1,43 @@
+import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Clock, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
-import { type ChangeLog, StreamsService } from '../../streams/index.js';
-import { MappingManager } from '../../streams/mapping/index.js';
-import { archiverBinding, archiveSinkOf } from '../archive/index.js';
+import type { ChangeLog } from '../../streams/changeLog.js';
+import {
+  type CreateEventSourceMappingInput,
+  type EventSourceMappingConfiguration,
+  MappingManager,
+} from '../../streams/mapping/index.js';
+import { StreamsService } from '../../streams/streamsApi/streamsService.js';
+import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
 import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
-import { type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
+import {
+  type BackfillProgress,
+  describeBackfill,
+  type GsiMaintainer,
+  startGsiMaintainer,
+} from '../functions/gsiMaintainer.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
 import { createLocalClient } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { RequestPipeline } from '../host/pipeline.js';
 import { provisionTables } from '../host/provision.js';
 import { type BoundAddress, EddyServer, type ServerOptions } from '../host/server.js';
+// By file, not the barrel: the barrel brings the SDK's LambdaClient, which `eddy serve` never uses.
+import { LambdaBackend } from '../lambda-api/backend.js';
+import { lambdaReadService } from '../lambda-api/readService.js';
+import { lambdaService } from '../lambda-api/service.js';
 import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
-import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
+import type { Schedule } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
 import { durableFunctions } from './durableFunctions.js';
-import { bindingUuid, MappingCheckpoints } from './mappingCheckpoints.js';
+import { MappingCheckpoints } from './mappingCheckpoints.js';
+import { EnvironmentLayer } from './processEnvironment.js';
+import { ProjectFunctions } from './projectFunctions.js';
+import { StreamBindings } from './streamBindings.js';
 import { streamSettings } from './streamSettings.js';
 
 /**
@@ -47,6 +65,18 @@ export interface StackOptions {
   /** Whether the ttl-expirer and schedules run on their timers (default true). */
   readonly startSchedules?: boolean;
   /**
+   * A function whose handler file or export is missing: `'fail'` (default) fails the start,
+   * naming the function, path and export; `'wait'` (`eddy serve --watch`) starts anyway with
+   * that function's mappings held (disabled, keeping their starting position) until
+   * `reloadFunction` brings a handler that loads. `waiting` lists them.
+   */
+  readonly missingHandlers?: 'fail' | 'wait';
+  /**
+   * How the backfill of a GSI added to an existing table goes (`eddy serve` prints it). Default:
+   * info lines in the log.
+   */
+  readonly onBackfill?: (progress: BackfillProgress) => void;
+  /**
    * Where the project's functions' log lines go as they are written, in Lambda's format (START,
    * the handler's console lines, END, REPORT). Default: kept per invocation only.
    */
@@ -65,8 +95,19 @@ export interface DataDirOptions {
   readonly snapshotInterval?: number | string;
 }
 
+/** What the stack was started with that `reset` needs again. */
+interface Wiring {
+  readonly accountId: string;
+  readonly region: string;
+  readonly baseDirectory: string;
+  readonly options: StackOptions;
+}
+
 export class LocalStack {
   private readonly closers: (() => Promise<void> | void)[] = [];
+  /** Stops the ttl-expirer and the schedules (`reset` starts them again). */
+  private stoppers: (() => void)[] = [];
+  private gsiMaintainer: GsiMaintainer | undefined;
 
   private constructor(
     readonly config: EddyConfig,
@@ -75,19 +116,39 @@ export class LocalStack {
     readonly functions: LocalFunctions,
     readonly destinations: LocalDestinations,
     readonly mappings: MappingManager,
-    readonly gsi: GsiMaintainer,
     readonly logger: Logger,
     /** The data directory, when started with `dataDir`. */
     readonly persistence: Persistence | undefined,
     private readonly checkpoints: MappingCheckpoints,
-  ) {}
+    private readonly environment: EnvironmentLayer,
+    private readonly wiring: Wiring,
+  ) {
+    this.streamBindings = new StreamBindings({
+      engine,
+      mappings,
+      createMapping: (input, uuid) => this.createMapping(input, uuid),
+      // A config mapping the Lambda API disabled before a restart stays disabled.
+      enabledByApi: (uuid) => this.lambdaApi.configMappingEnabled(uuid),
+      logger,
+    });
+  }
+
+  private readonly streamBindings: StreamBindings;
+  private project!: ProjectFunctions;
+
+  /** The gsi-maintainer: global indexes follow their tables through it. */
+  get gsi(): GsiMaintainer {
+    return this.gsiMaintainer!;
+  }
+
+  /**
+   * The Lambda API's side of the stack (its functions, asynchronous invocations, what a data
+   * directory keeps of its changes), served with the DynamoDB API on the same port.
+   */
+  lambdaApi!: LambdaBackend;
 
   /** The ttl-expirer schedule. */
   ttl: TtlExpirer | undefined;
-  /** The project's schedules, by function name. */
-  readonly schedules = new Map<string, Schedule[]>();
-  /** The bindings the stack runs (the same `eddy synth` deploys). */
-  bindings: readonly FunctionBinding[] = [];
 
   get changeLog(): ChangeLog {
     return this.streams.changeLog;
@@ -121,11 +182,14 @@ export class LocalStack {
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
     const persistence =
       options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
+    // What the stack sets in process.env for its functions, undone by `close`.
+    const environment = new EnvironmentLayer();
     const functions = new LocalFunctions({
       clock,
       accountId,
       region,
       ...(options.functionLogs === undefined ? {} : { logSink: options.functionLogs }),
+      setEnvironment: (variables) => environment.assign(variables),
     });
     const destinationsDirectory =
       config.destinationsDirectory === undefined
@@ -148,13 +212,6 @@ export class LocalStack {
       region,
       onError: (error, context) => logger.error({ err: error, context }, 'event source mapping error'),
     });
-    const propagationDelay = config.globalIndexes?.propagationDelay;
-    const gsi = startGsiMaintainer({
-      engine,
-      changeLog: streams.changeLog,
-      manager: mappings,
-      ...(propagationDelay === undefined ? {} : { propagationDelay }),
-    });
     const stack = new LocalStack(
       config,
       engine,
@@ -162,150 +219,176 @@ export class LocalStack {
       functions,
       destinations,
       mappings,
-      gsi,
       logger,
       persistence,
       checkpoints,
+      environment,
+      { accountId, region, baseDirectory, options },
     );
     // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
     stack.closers.push(
       () => persistence?.close(),
       () => functions.close(),
-      () => gsi.close(),
+      () => stack.gsiMaintainer?.close(),
       () => checkpoints.flush(),
       () => mappings.close(),
+      () => stack.streamBindings.close(),
+      () => stack.stopTimers(),
     );
     try {
+      stack.startGsiMaintainer();
+      stack.lambdaApi = new LambdaBackend({
+        functions,
+        mappings,
+        destinations,
+        clock,
+        accountId,
+        region,
+        ...(persistence === undefined ? {} : { directory: join(persistence.directory.path, 'lambda') }),
+        createMapping: (input, uuid) => stack.createMapping(input, uuid),
+        forgetMapping: (uuid) => checkpoints.forget(uuid),
+        settler: engine,
+        onError: (error, context) => logger.error({ err: error, context }, 'lambda api error'),
+        onWarning: (message) => logger.warn(message),
+      });
+      stack.closers.push(() => stack.lambdaApi.close());
       const held = engine.region(accountId, region).tables;
       const declared = (config.tables ?? []).filter((table) => !held.has(table.TableName ?? ''));
       provisionTables(engine, declared, { accountId, region }, { logger });
-      stack.bindings = bindingsOf(config, baseDirectory);
-      stack.startFunctions(options);
+      stack.project = new ProjectFunctions({
+        bindings: bindingsOf(config, baseDirectory),
+        engine,
+        functions,
+        streamBindings: stack.streamBindings,
+        logger,
+      });
+      await stack.project.load(options);
+      stack.project.start(options);
+      stack.stoppers.push(() => stack.project.stopSchedules());
       stack.startArchive(baseDirectory);
+      // What the Lambda API created before a restart, once the config's functions exist.
+      stack.lambdaApi.restore();
     } catch (error) {
       await stack.close();
       throw error;
     }
-    const startSchedules = options.startSchedules !== false;
-    const ttl = config.ttl ?? {};
-    stack.ttl = startTtlExpirer(engine, {
-      start: startSchedules,
-      ...(ttl.rate === undefined ? {} : { rate: ttl.rate }),
-      ...(ttl.maxDeletionDelay === undefined ? {} : { maxDeletionDelay: ttl.maxDeletionDelay }),
-      ...(ttl.batchSize === undefined ? {} : { batchSize: ttl.batchSize }),
-      onError: (error) => logger.error({ err: error }, 'ttl-expirer run failed'),
-    });
-    stack.closers.push(() => stack.ttl?.stop());
+    stack.startTtlExpirer();
     return stack;
   }
 
   /**
-   * A config binding's mapping: its UUID is derived from the function and table, so after a
-   * restart with a data directory it resumes from its saved checkpoint.
+   * Takes the stack back to where `start` left it, for the next test: every table declared again
+   * and empty (tables created since are gone), streams and on-failure destinations empty,
+   * mappings at their starting positions, global indexes following again (not paused),
+   * invocation logs and injected faults forgotten, the ttl-expirer and schedules started again,
+   * what the Lambda API created (functions, mappings) gone.
+   * Functions keep their definitions and their loaded code, and a server keeps its port; what the
+   * archiver wrote to its sink stays there (a bucket or folder outside the stack). The clock is
+   * the caller's: the test kit rewinds its virtual clock first. In-memory stacks only.
    */
-  private createBinding(
-    functionName: string,
-    tableName: string,
-    input: Record<string, unknown>,
-    /** Where in the config the binding is (for errors). */
-    where: string,
-  ): void {
-    const uuid = bindingUuid(functionName, tableName);
-    const checkpoint = this.checkpoints.restore(uuid, input.EventSourceArn as string);
-    try {
-      this.mappings.create(input as never, checkpoint === undefined ? { uuid } : { checkpoint });
-      if (checkpoint === undefined && this.persistence !== undefined) {
-        const start = this.mappings.checkpoints().find((candidate) => candidate.uuid === uuid);
-        if (start !== undefined) this.checkpoints.begin(start);
-      }
-    } catch (error) {
-      // Settings Lambda would refuse (BatchSize 0, an unknown FunctionResponseType...): Lambda's message.
-      throw new BindingError(where, `stream binding on '${tableName}': ${(error as Error).message}`);
-    }
+  reset(): void {
+    if (this.persistence !== undefined) throw new Error('reset() is for stacks without a data directory');
+    const { accountId, region, baseDirectory, options } = this.wiring;
+    this.stopTimers();
+    this.gsiMaintainer?.close();
+    this.mappings.clear();
+    this.streamBindings.reset();
+    this.lambdaApi.reset();
+    this.engine.reset();
+    this.streams.changeLog.reset();
+    this.functions.reset();
+    this.destinations.clear();
+    this.startGsiMaintainer();
+    provisionTables(this.engine, this.config.tables ?? [], { accountId, region }, { logger: this.logger });
+    this.project.start(options);
+    this.stoppers.push(() => this.project.stopSchedules());
+    this.startArchive(baseDirectory);
+    this.startTtlExpirer();
   }
 
-  /** Defines the project's functions and starts their mappings and schedules. */
-  private startFunctions(options: StackOptions): void {
-    const { engine } = this;
-    for (const binding of this.bindings) {
-      const handler = options.handlers?.[binding.functionName];
-      this.defineFunction(binding, handler ? { handler } : { module: binding.handlerPath });
-      for (const stream of binding.streams) {
-        const table = engine.region().tables.get(stream.table)!;
-        if (table.stream?.enabled !== true) {
-          throw new BindingError(
-            `functions.${binding.functionName}`,
-            `table '${stream.table}' has no enabled stream (add StreamSpecification to the table)`,
-          );
-        }
-        this.createBinding(
-          binding.functionName,
-          stream.table,
-          {
-            ...(stream.settings as Record<string, unknown>),
-            StartingPosition: stream.settings.StartingPosition ?? 'TRIM_HORIZON',
-            EventSourceArn: table.stream.arn,
-            FunctionName: binding.functionName,
-          },
-          `functions.${binding.functionName}`,
-        );
-      }
-      const scheduled = binding.schedules
-        .filter((schedule) => schedule.enabled && options.startSchedules !== false)
-        .map((schedule) =>
-          scheduleFunction(engine.clock, (event) => this.invokeScheduled(binding.functionName, event), {
-            rate: schedule.rateMs,
-            name: binding.functionName,
-            accountId: engine.defaultAccountId,
-            region: engine.defaultRegion,
-            onError: (error) =>
-              this.logger.error({ err: error, function: binding.functionName }, 'scheduled run failed'),
-          }),
-        );
-      if (scheduled.length > 0) this.schedules.set(binding.functionName, scheduled);
-      for (const schedule of scheduled) this.closers.push(() => schedule.stop());
-    }
+  /** The gsi-maintainer, reading every table's change feed (tables held so far, and new ones). */
+  private startGsiMaintainer(): void {
+    const { options } = this.wiring;
+    const propagationDelay = this.config.globalIndexes?.propagationDelay;
+    this.gsiMaintainer = startGsiMaintainer({
+      engine: this.engine,
+      changeLog: this.streams.changeLog,
+      manager: this.mappings,
+      ...(propagationDelay === undefined ? {} : { propagationDelay }),
+      onBackfill:
+        options.onBackfill ?? ((progress) => this.logger.info(progress, describeBackfill(progress))),
+    });
+  }
+
+  /** The ttl-expirer, on the stack's clock. */
+  private startTtlExpirer(): void {
+    const ttl = this.config.ttl ?? {};
+    const expirer = startTtlExpirer(this.engine, {
+      start: this.wiring.options.startSchedules !== false,
+      ...(ttl.rate === undefined ? {} : { rate: ttl.rate }),
+      ...(ttl.maxDeletionDelay === undefined ? {} : { maxDeletionDelay: ttl.maxDeletionDelay }),
+      ...(ttl.batchSize === undefined ? {} : { batchSize: ttl.batchSize }),
+      onError: (error) => this.logger.error({ err: error }, 'ttl-expirer run failed'),
+    });
+    this.ttl = expirer;
+    this.stoppers.push(() => expirer.stop());
+  }
+
+  private stopTimers(): void {
+    for (let stop = this.stoppers.pop(); stop !== undefined; stop = this.stoppers.pop()) stop();
   }
 
   /**
    * Replaces a function's code (as UpdateFunctionCode does) with a module file, e.g. a fresh
-   * build under `--watch`. Its mappings keep their checkpoints: the next batch runs the new code.
+   * build under `--watch`, once its handler loads; a function that was waiting for a handler
+   * starts. Its mappings keep their checkpoints: the next batch runs the new code.
+   * @throws HandlerMissingError when the new module has no such handler: the running code stays.
    */
-  reloadFunction(functionName: string, modulePath: string): void {
-    const binding = this.bindings.find((candidate) => candidate.functionName === functionName);
-    if (binding === undefined) throw new Error(`No function named ${functionName} in the config`);
-    this.defineFunction(binding, { module: modulePath });
+  reloadFunction(functionName: string, modulePath: string): Promise<void> {
+    return this.project.reload(functionName, modulePath);
   }
 
-  private defineFunction(
-    binding: FunctionBinding,
-    code: { readonly handler: (event: never, context: never) => unknown } | { readonly module: string },
-  ): void {
-    this.functions.define({
-      name: binding.functionName,
-      ...('handler' in code
-        ? { handler: code.handler }
-        : { module: code.module, exportName: binding.exportName }),
-      timeout: binding.timeout,
-      memorySize: binding.memorySize,
-      environment: binding.environment,
-      isolation: 'handler' in code ? 'in-process' : binding.isolation,
-    });
+  /** The bindings the stack runs (the same `eddy synth` deploys). */
+  get bindings(): readonly FunctionBinding[] {
+    return this.project.bindings;
   }
 
-  /** Runs a scheduled function the way its own invocations run (context, timeout, log). */
-  private async invokeScheduled(functionName: string, event: unknown): Promise<void> {
-    const result = await this.functions.get(functionName)!.invoke(event);
-    if (result.status === 'error') {
-      throw new Error(`${functionName} failed: ${result.error?.errorType}: ${result.error?.errorMessage}`);
+  /**
+   * Creates a mapping (the config's, or the Lambda API's) with its UUID: with a data directory,
+   * one that existed before a restart resumes from its saved checkpoint, and a new one saves
+   * where it starts.
+   */
+  private createMapping(input: CreateEventSourceMappingInput, uuid: string): EventSourceMappingConfiguration {
+    const checkpoint = this.checkpoints.restore(uuid, input.EventSourceArn);
+    const answer = this.mappings.create(input, checkpoint === undefined ? { uuid } : { checkpoint });
+    if (checkpoint === undefined && this.persistence !== undefined) {
+      const start = this.mappings.checkpoints().find((candidate) => candidate.uuid === uuid);
+      if (start !== undefined) this.checkpoints.begin(start);
     }
+    return answer;
+  }
+
+  /**
+   * Functions whose handler does not load yet (`missingHandlers: 'wait'`), with the reason; their
+   * mappings are held until `reloadFunction` brings one that loads.
+   */
+  get waiting(): ReadonlyMap<string, string> {
+    return this.project.waiting;
+  }
+
+  /** The project's schedules, by function name. */
+  get schedules(): ReadonlyMap<string, readonly Schedule[]> {
+    return this.project.schedules;
   }
 
   /** TTL archival: the archiver bound with the TTL filter to each archived table's stream. */
   private startArchive(baseDirectory: string): void {
     const archive = this.config.archive;
     if (archive === undefined) return;
-    const sink = archiveSinkOf(archive.sink as never, baseDirectory);
+    const sink = archiveSinkOf(archive.sink as never, {
+      cwd: baseDirectory,
+      placeholderCredentials: () => this.environment.has('AWS_ACCESS_KEY_ID'),
+    });
     for (const tableName of archive.tables) {
       const table = this.engine.region().tables.get(tableName);
       const viewType = table?.stream?.enabled ? table.stream.viewType : undefined;
@@ -323,7 +406,8 @@ export class LocalStack {
         ...(archive.onFailure === undefined ? {} : { onFailureDestination: archive.onFailure }),
       });
       this.functions.define(definition);
-      this.createBinding(functionName, tableName, mapping as unknown as Record<string, unknown>, 'archive');
+      const { FunctionName: _, EventSourceArn: __, ...settings } = mapping;
+      this.streamBindings.bind({ functionName, tableName, settings, where: 'archive' });
     }
   }
 
@@ -343,6 +427,8 @@ export class LocalStack {
         ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
       });
       this.requestPipeline.registerService(this.streams.protocol);
+      this.requestPipeline.registerRestService(lambdaService(this.lambdaApi));
+      this.requestPipeline.registerRestService(lambdaReadService(this.lambdaApi));
     }
     return this.requestPipeline;
   }
@@ -350,11 +436,11 @@ export class LocalStack {
   private server: EddyServer | undefined;
 
   /**
-   * Serves the stack over HTTP (DynamoDB and DynamoDB Streams on one port). Options are the
+   * Serves the stack over HTTP (DynamoDB, DynamoDB Streams and the Lambda API on one port). Options are the
    * server's (host, port, access keys...); the engine and logger are the stack's.
    *
    * The project's functions then reach this stack with the AWS SDK as written, as a function in
-   * Lambda reaches DynamoDB: the SDK reads `AWS_ENDPOINT_URL_DYNAMODB` (and `_STREAMS`) from the
+   * Lambda reaches DynamoDB: the SDK reads `AWS_ENDPOINT_URL_DYNAMODB` (and `_STREAMS`, `_LAMBDA`) from the
    * environment ("Service-specific endpoints", AWS SDKs and Tools reference guide), which this
    * sets, with the region and, when none are set, credentials the server accepts.
    */
@@ -367,6 +453,8 @@ export class LocalStack {
       ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
     });
     this.server.registerService(this.streams.protocol);
+    this.server.registerRestService(lambdaService(this.lambdaApi));
+    this.server.registerRestService(lambdaReadService(this.lambdaApi));
     const address = await this.server.listen();
     const server = this.server;
     this.closers.push(() => server.close());
@@ -378,19 +466,17 @@ export class LocalStack {
     url: string,
     accessKey: { accessKeyId: string; secretAccessKey: string } | undefined,
   ) {
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = url;
-    process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS = url;
-    process.env.AWS_REGION ??= this.engine.defaultRegion;
+    const environment = this.environment;
+    environment.set('AWS_ENDPOINT_URL_DYNAMODB', url);
+    environment.set('AWS_ENDPOINT_URL_DYNAMODB_STREAMS', url);
+    if (process.env.AWS_REGION === undefined) environment.set('AWS_REGION', this.engine.defaultRegion);
+    environment.set('AWS_ENDPOINT_URL_LAMBDA', url);
     if (process.env.AWS_ACCESS_KEY_ID === undefined || accessKey !== undefined) {
-      process.env.AWS_ACCESS_KEY_ID = accessKey?.accessKeyId ?? 'eddy';
-      process.env.AWS_SECRET_ACCESS_KEY = accessKey?.secretAccessKey ?? 'eddy';
+      environment.set('AWS_ACCESS_KEY_ID', accessKey?.accessKeyId ?? 'eddy');
+      environment.set('AWS_SECRET_ACCESS_KEY', accessKey?.secretAccessKey ?? 'eddy');
     }
     // Worker threads copied the environment when they were defined: define them again.
-    for (const binding of this.bindings) {
-      const current = this.functions.get(binding.functionName)?.definition;
-      if (current?.isolation === 'worker' && current.module !== undefined)
-        this.reloadFunction(binding.functionName, current.module);
-    }
+    this.project.redefineWorkers();
   }
 
   /** The HTTP server, once `listen` has been called. */
@@ -403,10 +489,14 @@ export class LocalStack {
     return this.engine.settled();
   }
 
-  /** Stops everything, last started first (the server, schedules, mappings, the data directory). */
+  /**
+   * Stops everything, last started first (the server, schedules, mappings, the data directory),
+   * completes every `changes$` of the stack and puts back the environment variables it set.
+   */
   async close(): Promise<void> {
     for (let close = this.closers.pop(); close !== undefined; close = this.closers.pop()) await close();
     this.streams.changeLog.close();
+    this.environment.close();
   }
 }
 

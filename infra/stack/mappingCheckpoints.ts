@@ -79,6 +79,13 @@ export class MappingCheckpoints {
     this.write(this.store.set(uuid, shardId, value));
   };
 
+  /** A deleted mapping: its positions go (DeleteEventSourceMapping). */
+  forget(uuid: string): void {
+    if (!this.saved.has(uuid) && this.store.list(uuid).size === 0) return;
+    this.saved.delete(uuid);
+    this.write(this.store.delete(uuid));
+  }
+
   /** The saved positions of a mapping, reset when it reads another stream than before. */
   private streamOf(uuid: string, eventSourceArn: string): Map<string, string> {
     let saved = this.saved.get(uuid);

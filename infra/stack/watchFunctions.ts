@@ -37,6 +37,7 @@ export function watchFunctions(stack: LocalStack, options: WatchOptions): Functi
     mkdirSync(directory, { recursive: true });
     const outfile = join(directory, 'index.mjs');
     let generation = 0;
+    let first = true;
     let previous: string | undefined;
     let started = performance.now();
     let markBuilt: () => void = () => {};
@@ -47,21 +48,35 @@ export function watchFunctions(stack: LocalStack, options: WatchOptions): Functi
         build.onStart(() => {
           started = performance.now();
         });
-        build.onEnd((result) => {
-          const first = generation === 0;
+        build.onEnd(async (result) => {
+          const waiting = stack.waiting.has(name);
+          const still = waiting ? 'still waiting for a handler' : 'still running the previous code';
           if (result.errors.length > 0) {
-            options.print(`✗ ${name}: build failed, still running the previous code`);
+            options.print(`✗ ${name}: build failed, ${still}`);
             for (const message of result.errors) options.print(`    ${formatMessage(message)}`);
-          } else {
-            generation++;
-            const versioned = join(directory, `index.${generation}.mjs`);
-            copyFileSync(outfile, versioned);
-            stack.reloadFunction(name, versioned);
-            if (previous !== undefined) rmSync(previous, { force: true });
-            previous = versioned;
-            if (!first)
-              options.print(`↻ ${name} reloaded (${(performance.now() - started).toFixed(0)} ms build)`);
+            markBuilt();
+            return;
           }
+          generation++;
+          const versioned = join(directory, `index.${generation}.mjs`);
+          copyFileSync(outfile, versioned);
+          try {
+            await stack.reloadFunction(name, versioned);
+          } catch (error) {
+            rmSync(versioned, { force: true });
+            options.print(`✗ ${name}: ${(error as Error).message}; ${still}`);
+            markBuilt();
+            return;
+          }
+          if (previous !== undefined) rmSync(previous, { force: true });
+          previous = versioned;
+          // The first build only replaces the config's module with its bundle, unless the
+          // function was waiting for a handler that loads: then it starts now.
+          if (!first || waiting)
+            options.print(
+              `↻ ${name} ${waiting ? 'started' : 'reloaded'} (${(performance.now() - started).toFixed(0)} ms build)`,
+            );
+          first = false;
           markBuilt();
         });
       },

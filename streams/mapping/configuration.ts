@@ -32,7 +32,7 @@ export interface EventSourceMappingConfiguration {
 export function configurationOf(
   mapping: EventSourceMapping,
   where: { readonly accountId: string; readonly region: string },
-  state: MappingStateName = mapping.state,
+  state: MappingStateName = mapping.reportedState,
 ): EventSourceMappingConfiguration {
   const settings = mapping.settings;
   const destination = settings.onFailureDestination;
@@ -56,7 +56,7 @@ export function configurationOf(
     ParallelizationFactor: settings.parallelizationFactor,
     StartingPosition: settings.startingPosition,
     State: state,
-    StateTransitionReason: 'User action',
+    StateTransitionReason: mapping.stateTransitionReason,
     TumblingWindowInSeconds: settings.tumblingWindowInSeconds,
     UUID: mapping.uuid,
   });

@@ -10,12 +10,20 @@ export abstract class LambdaServiceError extends Error {
   /** The AWS exception name. */
   abstract override readonly name: string;
   abstract readonly statusCode: number;
-  readonly type: 'User' | undefined = 'User';
-  readonly $fault = 'client' as const;
+  readonly type: 'User' | 'Service' | undefined = 'User';
+  readonly $fault: 'client' | 'server' = 'client';
+  /**
+   * The body's message member: `message` for most, `Message` for the exceptions whose shape
+   * spells it so (ResourceNotFoundException, ResourceInUseException, ServiceException in the
+   * service model, botocore `data/lambda/2015-03-31/service-2.json`).
+   */
+  readonly messageKey: 'message' | 'Message' = 'message';
 
   /** The JSON body Lambda sends. */
   toWire(): Record<string, unknown> {
-    return this.type === undefined ? { message: this.message } : { Type: this.type, message: this.message };
+    const body: Record<string, unknown> = this.type === undefined ? {} : { Type: this.type };
+    body[this.messageKey] = this.message;
+    return body;
   }
 }
 
@@ -39,6 +47,7 @@ export class ResourceConflictException extends LambdaServiceError {
 export class LambdaResourceNotFoundException extends LambdaServiceError {
   override readonly name = 'ResourceNotFoundException';
   readonly statusCode = 404;
+  override readonly messageKey = 'Message';
 }
 
 /** A constraint violation as the request validator words it. */

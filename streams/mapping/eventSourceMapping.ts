@@ -1,3 +1,6 @@
+import type { Clock } from '../../core/clock.js';
+import type { InternalReader } from '../internalFeed.js';
+import { childrenOf } from '../reader.js';
 import {
   concatWith,
   defer,
@@ -6,10 +9,7 @@ import {
   type Observable,
   type SchedulerLike,
   type Subscription,
-} from 'rxjs';
-import type { Clock } from '../../core/clock.js';
-import type { InternalReader } from '../internalFeed.js';
-import { childrenOf } from '../reader.js';
+} from '../rxjs.js';
 import { formatSequenceNumber, ordinalOf } from '../sequenceNumber.js';
 import type { Shard } from '../shard.js';
 import type { Stream } from '../stream.js';
@@ -96,6 +96,11 @@ export class EventSourceMapping {
   fn: MappedFunction;
   settings: MappingSettings;
   state: MappingStateName = 'Creating';
+  /**
+   * StateTransitionReason: `User action` (what Lambda records for a DynamoDB mapping a user
+   * created or changed, docs/streams-and-lambda.md §2.1.15) until Lambda itself changes the state.
+   */
+  stateTransitionReason = 'User action';
   /** LastModified, epoch ms. */
   lastModified: number;
   readonly counters: MappingCounters = newCounters();
@@ -158,8 +163,34 @@ export class EventSourceMapping {
         this.dependencies.reportError(error, `mapping ${this.uuid}`);
         this.stop();
       },
-      complete: () => this.dependencies.changed(),
+      complete: () => {
+        if (this.source.kind === 'stream' && !this.source.stream.enabled) this.sourceGone();
+        this.dependencies.changed();
+      },
     });
+  }
+
+  /**
+   * The stream was disabled (or its table deleted) and every record it held is done: nothing
+   * more can come, so the mapping turns itself off, as Lambda does with a mapping whose source
+   * is gone. Its state says so: `Disabled`, by `Lambda initiated` (the API reference's wording for
+   * StateTransitionReason), with a PROBLEM result (eddy's wording after Lambda's `PROBLEM:` form,
+   * docs/lambda-api.md §4.6).
+   */
+  private sourceGone(): void {
+    this.subscription = undefined;
+    this.state = 'Disabled';
+    this.stateTransitionReason = 'Lambda initiated';
+    this.counters.lastProcessingResult =
+      'PROBLEM: Stream not found (its table was deleted or its stream disabled)';
+  }
+
+  /**
+   * The state to report: a disabled mapping reads `Disabling` while an invocation it started
+   * is still running (Lambda's transitional state, docs/streams-and-lambda.md §2.1.13).
+   */
+  get reportedState(): MappingStateName {
+    return this.state === 'Disabled' && this.counters.inFlight > 0 ? 'Disabling' : this.state;
   }
 
   /** Stops reading; checkpoints stay (records in flight will be delivered again). */

@@ -43,7 +43,7 @@ export function inspect(mapping: EventSourceMapping): MappingInspection {
     uuid: mapping.uuid,
     functionName: mapping.fn.functionName,
     eventSourceArn: mapping.eventSourceArn,
-    state: mapping.state,
+    state: mapping.reportedState,
     lastProcessingResult: counters.lastProcessingResult,
     iteratorAgeMs: mapping.iteratorAgeMs(),
     behindNewestMs: mapping.behindNewestMs(),

@@ -18,7 +18,14 @@ export interface InvocationResult {
   /** The handler's response (`undefined` when it returned nothing). */
   readonly payload?: unknown;
   /** The function error (`errorType` as Lambda names it: `Error`, `Sandbox.Timedout`...). */
-  readonly error?: { readonly errorType: string; readonly errorMessage: string };
+  readonly error?: {
+    readonly errorType: string;
+    readonly errorMessage: string;
+    /** The stack, line by line, as Node.js runtimes report it. */
+    readonly trace?: readonly string[];
+  };
+  /** The invocation's log lines (START, the handler's lines, END, REPORT), when the runtime keeps them. */
+  readonly logs?: readonly string[];
 }
 
 /** A function a mapping can invoke. */

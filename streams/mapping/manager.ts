@@ -19,6 +19,7 @@ import {
 import type { DestinationResolver } from './failureRecord.js';
 import { inspect, type MappingInspection } from './inspection.js';
 import { type FunctionResolver, functionNameOf, type MappedFunction } from './invoke.js';
+import { listMappings, type MappingListFilter, type MappingListPage } from './listing.js';
 import type { PendingRecord } from './records.js';
 import {
   type CreateEventSourceMappingInput,
@@ -108,6 +109,9 @@ export class MappingManager {
   private readonly waitForTimers: boolean;
   private version = 0;
   private waiters: (() => void)[] = [];
+  /** Creation order of the API's mappings (ListEventSourceMappings pages by it). */
+  private readonly sequence = new Map<string, number>();
+  private created = 0;
 
   constructor(private readonly options: MappingManagerOptions) {
     const source = options.changeLog.source;
@@ -170,6 +174,7 @@ export class MappingManager {
       options.checkpoint,
     );
     this.mappings.set(mapping.uuid, mapping);
+    this.sequence.set(mapping.uuid, ++this.created);
     const answer = configurationOf(mapping, this.where, 'Creating');
     this.applyEnabled(mapping);
     return answer;
@@ -267,18 +272,17 @@ export class MappingManager {
     return configurationOf(mapping, this.where);
   }
 
-  /** ListEventSourceMappings, optionally by stream ARN and/or function. */
-  list(filter: { readonly EventSourceArn?: string; readonly FunctionName?: string } = {}): {
-    EventSourceMappings: EventSourceMappingConfiguration[];
-  } {
-    const name = filter.FunctionName === undefined ? undefined : functionNameOf(filter.FunctionName);
-    const EventSourceMappings = [...this.mappings.values()]
-      .filter(
-        (mapping) => filter.EventSourceArn === undefined || mapping.eventSourceArn === filter.EventSourceArn,
-      )
-      .filter((mapping) => name === undefined || mapping.fn.functionName === name)
-      .map((mapping) => configurationOf(mapping, this.where));
-    return { EventSourceMappings };
+  /**
+   * ListEventSourceMappings, optionally by stream ARN and/or function, in creation order, paged
+   * as Lambda pages it (`listing.ts`).
+   * @throws InvalidParameterValueException for a marker this manager did not issue.
+   */
+  list(filter: MappingListFilter = {}): MappingListPage {
+    return listMappings(
+      [...this.mappings.values()].map((mapping) => ({ mapping, sequence: this.sequence.get(mapping.uuid)! })),
+      filter,
+      (mapping) => configurationOf(mapping, this.where),
+    );
   }
 
   /**
@@ -299,6 +303,7 @@ export class MappingManager {
     mapping.stop();
     mapping.settings = settings;
     mapping.fn = fn;
+    mapping.stateTransitionReason = 'User action';
     mapping.lastModified = this.options.changeLog.source.clock.now();
     const answer = configurationOf(mapping, this.where, transition);
     this.applyEnabled(mapping);
@@ -323,6 +328,7 @@ export class MappingManager {
     if (mapping.source.kind === 'internal') mapping.source.reader.close();
     this.mappings.delete(uuid);
     this.internal.delete(uuid);
+    this.sequence.delete(uuid);
     return configurationOf(mapping, this.where, 'Deleting');
   }
 
@@ -350,8 +356,10 @@ export class MappingManager {
   private nextChange(): Promise<void> {
     return new Promise((resolve) => {
       // A safety net: state can also move without a notification (e.g. a table's feed ending).
+      // Not unref'd: someone awaits `drained()` (a test's `settled()` or `advance()`), and with
+      // nothing else pending (an in-process handler waiting on the clock) Node would end the
+      // program mid-await, exit code 13 ("unsettled top-level await").
       const timer = setTimeout(resolve, 25);
-      timer.unref?.();
       this.waiters.push(() => {
         clearTimeout(timer);
         resolve();
@@ -377,6 +385,11 @@ export class MappingManager {
       }
       await this.nextChange();
     }
+  }
+
+  /** Deletes every mapping, internal ones too, and stays usable (the test kit's `reset`). */
+  clear(): void {
+    for (const uuid of [...this.mappings.keys(), ...this.internal.keys()]) this.delete(uuid);
   }
 
   /** Stops every mapping and unregisters from the engine. */

@@ -1,5 +1,5 @@
-import { Observable } from 'rxjs';
 import type { RecordMaker } from '../internalFeed.js';
+import { Observable } from '../rxjs.js';
 import type { RecordCursor } from './cursors.js';
 
 export interface ReadOptions<T> {

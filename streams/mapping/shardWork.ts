@@ -10,7 +10,7 @@ import {
   mergeMap,
   type Observable,
   tap,
-} from 'rxjs';
+} from '../rxjs.js';
 import { toDynamoDBRecord } from '../streamView.js';
 import type { RecordCursor } from './cursors.js';
 import { invocationRecord } from './failureRecord.js';
@@ -238,6 +238,9 @@ export class ShardWork {
         return EMPTY;
       case 'discarded':
         counters.recordsFailed += report.records.length;
+        // The last invocation of these records failed (with no retries left, the failure is
+        // not a 'retry' report first): that is the mapping's last processing result.
+        if (report.last !== undefined) counters.lastProcessingResult = 'PROBLEM: Function call failed';
         return from(this.sendToDestination(report)).pipe(ignoreElements());
     }
   }

@@ -10,7 +10,7 @@ import {
   retry,
   tap,
   timer,
-} from 'rxjs';
+} from '../rxjs.js';
 import { isoSeconds } from './failureRecord.js';
 import { deliverBatch } from './operators/deliverBatches.js';
 import { type TimeWindow, tumblingWindows } from './operators/tumblingWindows.js';

@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { type GroupedObservable, groupBy, type Observable, type OperatorFunction } from 'rxjs';
+import { type GroupedObservable, groupBy, type Observable, type OperatorFunction } from '../rxjs.js';
 
 /**
  * A text that identifies an item by its `Keys` (attribute names sorted, so equal keys give equal

@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { filter, type MonoTypeOperatorFunction } from 'rxjs';
+import { filter, type MonoTypeOperatorFunction } from '../rxjs.js';
 
 export type EventName = 'INSERT' | 'MODIFY' | 'REMOVE';
 

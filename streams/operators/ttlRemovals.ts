@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { filter, type MonoTypeOperatorFunction } from 'rxjs';
+import { filter, type MonoTypeOperatorFunction } from '../rxjs.js';
 
 /** The principal DynamoDB's TTL process deletes as (docs/streams-and-lambda.md §1.2.8). */
 export const TTL_PRINCIPAL_ID = 'dynamodb.amazonaws.com';

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall, type unmarshallOptions } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { map, type OperatorFunction } from 'rxjs';
+import { map, type OperatorFunction } from '../rxjs.js';
 
 /** A record with its keys and images as plain JavaScript values. */
 export interface UnmarshalledChange<T = Record<string, unknown>> {

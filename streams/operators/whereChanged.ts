@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { filter, type MonoTypeOperatorFunction } from 'rxjs';
+import { filter, type MonoTypeOperatorFunction } from '../rxjs.js';
 
 /** Whether an attribute differs between a record's OldImage and NewImage (absent counts). */
 function changed(record: DynamoDBRecord, name: string): boolean {

@@ -157,6 +157,43 @@ describe('serve (programmatic)', () => {
     }
   });
 
+  it('prints the progress of a GSI backfill started by UpdateTable', async () => {
+    const file = write('backfill.json', JSON.stringify({ tables: [ORDERS] }));
+    const lines: string[] = [];
+    const running = await serve(
+      { config: file, port: 0 },
+      { print: (line) => lines.push(line), cwd: directory },
+    );
+    try {
+      for (let i = 0; i < 2500; i++)
+        running.engine.execute('PutItem', {
+          TableName: 'Orders',
+          Item: { pk: { S: `o-${i}` }, status: { S: i % 2 === 0 ? 'open' : 'shipped' } },
+        });
+      running.engine.execute('UpdateTable', {
+        TableName: 'Orders',
+        AttributeDefinitions: [{ AttributeName: 'status', AttributeType: 'S' }],
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: 'ByStatus',
+              KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
+              Projection: { ProjectionType: 'KEYS_ONLY' },
+            },
+          },
+        ],
+      });
+      await running.stack.settled();
+      const progress = lines.filter((line) => line.startsWith('gsi-maintainer | '));
+      expect(progress[0]).toBe('gsi-maintainer | backfilling GSI ByStatus of Orders: 0 of 2,500 items (0%)');
+      expect(progress.at(-1)).toMatch(
+        /^gsi-maintainer \| backfilled GSI ByStatus of Orders: 2,500 items in \d+\.\d s$/,
+      );
+    } finally {
+      await running.close();
+    }
+  });
+
   it('reports a table the engine refuses as a config error at its path', async () => {
     const file = write('refused.json', JSON.stringify({ tables: [{ ...ORDERS, KeySchema: [] }] }));
     const error = await configError(serve({ config: file, port: 0 }, { print: () => {}, cwd: directory }));

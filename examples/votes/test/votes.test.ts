@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { FileStore, listArchive, readArchive } from 'eddy';
 import { startStack, type TestStack } from 'eddy/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileStore, listArchive, readArchive } from '../../../infra/archive/index.js';
 import config from '../eddy.config.js';
 import { castVote, totalKey } from '../src/votes.js';
 

@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from '../../rxjs.js';
 
 export interface BatchLimits<T> {
   /** BatchSize (docs/streams-and-lambda.md §2.1.1). */

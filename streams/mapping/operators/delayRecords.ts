@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from '../../rxjs.js';
 
 /**
  * Holds each record until its due time on the scheduler's clock, keeping their order: a record

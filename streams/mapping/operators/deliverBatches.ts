@@ -14,7 +14,7 @@ import {
   type SchedulerLike,
   take,
   timer,
-} from 'rxjs';
+} from '../../rxjs.js';
 import type { FailureCondition } from '../failureRecord.js';
 import type { AttemptOutcome } from '../responses.js';
 

@@ -1,4 +1,4 @@
-import { filter, map, type OperatorFunction, pipe } from 'rxjs';
+import { filter, map, type OperatorFunction, pipe } from '../../rxjs.js';
 
 /**
  * Keeps the records of each chunk that the mapping's filter matches (docs/streams-and-lambda.md §3). The

@@ -1,4 +1,4 @@
-import { mergeMap, type OperatorFunction } from 'rxjs';
+import { mergeMap, type OperatorFunction } from '../../rxjs.js';
 
 /** One lane's share of a chunk. */
 export interface LaneChunk<T> {

@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from '../../rxjs.js';
 
 /** A tumbling window: [start, end) in epoch ms. */
 export interface TimeWindow {

@@ -81,6 +81,8 @@ describe('middy handlers (docs/streams-and-lambda.md §4.1–§4.3)', () => {
     expect(f.functions.invocations('fn')[0]!.error).toEqual({
       errorType: 'Error',
       errorMessage: 'downstream unavailable',
+      // Node.js runtimes report the stack line by line ("Node.js Lambda function errors").
+      trace: expect.arrayContaining(['Error: downstream unavailable']),
     });
   });
 });
