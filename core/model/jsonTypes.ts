@@ -40,8 +40,7 @@ export function expectString(value: unknown): string {
 
 /**
  * A boolean member; the service's JSON parser also reads the strings `true`, `1`, `yes` and
- * `false`, `0`, `no` in any case (dynalite's tests: `{NULL: 'no'}` is then refused as not true;
- * docs/dynamodb.md §1.2.7).
+ * `false`, `0`, `no` in any case (dynalite's recorded tests; docs/dynamodb.md §1.2.7).
  */
 export function expectBoolean(value: unknown): boolean {
   if (typeof value === 'boolean') return value;

@@ -500,6 +500,20 @@ export const newerThanDynalite: readonly NewerCase[] = [
         'One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty binary value. Key: pk',
     },
   },
+  ...[false, 'no'].map(
+    (flag): NewerCase => ({
+      family: 'serialization',
+      name: `NULL ${JSON.stringify(flag)} in an item`,
+      operation: 'PutItem',
+      body: { TableName: 'hash', Item: { a: S(`null-${flag}`), b: { NULL: flag } } },
+      eddy: { error: 'OK', message: '', evidence: 'conformance putItem.test.ts, June 2026' },
+      reference: {
+        error: 'ValidationException',
+        message:
+          'One or more parameter values were invalid: Null attribute value types must have the value of true',
+      },
+    }),
+  ),
   {
     family: 'tags',
     name: 'ListTagsOfResource on an index ARN',
@@ -519,8 +533,8 @@ export const newerThanDynalite: readonly NewerCase[] = [
 
 /**
  * Texts moto's `aws_verified` tests recorded against DynamoDB, which moto 5.2.1 answers too
- * (tests/test_dynamodb/exceptions/test_dynamodb_transactions.py and
- * test_dynamodb_exceptions.py of getmoto/moto).
+ * (tests/test_dynamodb/exceptions/test_dynamodb_transactions.py, test_dynamodb_exceptions.py and
+ * test_dynamodb_create_table.py of getmoto/moto).
  */
 export const motoCases: readonly Case[] = [
   {
@@ -568,6 +582,52 @@ export const motoCases: readonly Case[] = [
       ],
     },
   },
+  // tests/test_dynamodb/test_dynamodb_create_table.py, test_create_table__specify_non_key_column
+  ...(
+    [
+      ['the table', {}, [key('pk', 'HASH'), key('sk', 'SORT')]],
+      [
+        'a global index',
+        {
+          GlobalSecondaryIndexes: [
+            {
+              IndexName: 'TestGSI',
+              KeySchema: [key('n/a', 'HASH'), key('sth', 'SORT')],
+              Projection: { ProjectionType: 'ALL' },
+              ProvisionedThroughput: throughput,
+            },
+          ],
+        },
+        [key('pk', 'HASH'), key('sk', 'RANGE')],
+      ],
+      [
+        'a local index',
+        {
+          LocalSecondaryIndexes: [
+            {
+              IndexName: 'test_lsi',
+              KeySchema: [key('pk', 'HASH'), key('lsi_range_key', 'SORT')],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          ],
+        },
+        [key('pk', 'HASH'), key('sk', 'RANGE')],
+      ],
+    ] as const
+  ).map(
+    ([where, indexes, keySchema]): Case => ({
+      family: 'names',
+      name: `KeyType SORT in ${where}`,
+      operation: 'CreateTable',
+      body: {
+        TableName: 'unknown-key-type',
+        KeySchema: keySchema,
+        AttributeDefinitions: [definition('pk'), definition('sk')],
+        ProvisionedThroughput: throughput,
+        ...indexes,
+      },
+    }),
+  ),
   {
     family: 'key conditions',
     name: 'an empty FilterExpression',

@@ -207,11 +207,6 @@ describe('PutItem validation', () => {
         `${prefix}Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes`,
       ),
     );
-    expect(put({ ...key, a: { NULL: false } })).toEqual(
-      validation(
-        `${prefix}One or more parameter values were invalid: Null attribute value types must have the value of true`,
-      ),
-    );
     expect(put({ ...key, a: { SS: [] } })).toEqual(
       validation(`${prefix}One or more parameter values were invalid: An string set  may not be empty`),
     );
@@ -277,6 +272,18 @@ describe('PutItem validation', () => {
     expect(put({ ...key, a: {}, b: { S: 1.5 } })).toEqual(
       serialization('DECIMAL_VALUE cannot be converted to String'),
     );
+  });
+
+  it('reads BOOL and NULL from the strings the parser takes; NULL false is stored as NULL true (docs/dynamodb.md §1.2.7, §2.1.1)', () => {
+    // BOOL: dynalite's recorded tests (true/1/yes, false/0/no in any case). NULL false: accepted
+    // and read back as NULL true, nubo-db/dynamodb-conformance putItem.test.ts (June 2026).
+    const item = { ...key, t: { BOOL: 'Yes' }, f: { BOOL: '0' }, n: { NULL: false }, m: { NULL: 'no' } };
+    expect(engine.execute('PutItem', { TableName: 'GameScores', Item: item })).toEqual({});
+    expect(engine.execute('GetItem', { TableName: 'GameScores', Key: key })).toEqual({
+      Item: { ...key, t: { BOOL: true }, f: { BOOL: false }, n: { NULL: true }, m: { NULL: true } },
+    });
+    expect(put({ ...key, n: { NULL: 'maybe' } })).toEqual(serialization('Unexpected token received from parser'));
+    expect(put({ ...key, n: { NULL: 0 } })).toEqual(serialization('NUMBER_VALUE cannot be converted to Boolean'));
   });
 
   it('lists constraint violations, null members included (docs/dynamodb.md §1.2.8)', () => {
