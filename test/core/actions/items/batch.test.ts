@@ -195,7 +195,7 @@ describe('BatchGetItem', () => {
     expect(result.UnprocessedKeys.TableA).toEqual({ Keys: [keys[43], keys[44]], ConsistentRead: true });
   });
 
-  it('returns an item that ends exactly at 16 MiB, and stops one byte over (docs/dynamodb.md §7.1.3)', () => {
+  it('returns an item that ends one byte under or exactly at 16 MiB, and stops one byte over (docs/dynamodb.md §7.1.3)', () => {
     // 41 items of 400,000 bytes (a 4-character id, the names `id` and `v`: 7 bytes, then the
     // value), and a last one that fills 16 MiB exactly: 16,777,216 − 16,400,000 = 377,216 bytes.
     const write = (id: string, bytes: number) =>
@@ -211,6 +211,8 @@ describe('BatchGetItem', () => {
         Responses: { TableA: unknown[] };
         UnprocessedKeys: { TableA?: { Keys: unknown[] } };
       };
+    write('zzzz', 377_215);
+    expect(read().Responses.TableA).toHaveLength(42);
     write('zzzz', 377_216);
     const exact = read();
     expect(exact.Responses.TableA).toHaveLength(42);

@@ -290,6 +290,46 @@ describe('CreateTable billing and throughput (docs/dynamodb.md §3.1.2)', () => 
   });
 });
 
+describe('CreateTable WarmThroughput (docs/dynamodb.md §3.1.12, unverified: moto 5.2.1 texts)', () => {
+  const warm = (ReadUnitsPerSecond: number, WriteUnitsPerSecond: number) => ({
+    WarmThroughput: { ReadUnitsPerSecond, WriteUnitsPerSecond },
+  });
+  it('takes on demand 12000 reads and 4000 writes a second, and refuses one less', () => {
+    expect(instantEngine().execute('CreateTable', hashTable('abc', warm(12_000, 4_000)))).toBeDefined();
+    expectValidation(
+      instantEngine(),
+      'CreateTable',
+      hashTable('abc', warm(11_999, 4_000)),
+      `${INVALID}Requested ReadUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand`,
+    );
+    expectValidation(
+      instantEngine(),
+      'CreateTable',
+      hashTable('abc', warm(12_000, 3_999)),
+      `${INVALID}Requested WriteUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand`,
+    );
+  });
+  it('takes the provisioned units of a table or index, and refuses one less', () => {
+    const units = { ProvisionedThroughput: { ReadCapacityUnits: 50, WriteCapacityUnits: 20 } };
+    const table = (extra: Record<string, unknown>) => ({ ...rangeTable('abc'), ...units, ...extra });
+    expect(instantEngine().execute('CreateTable', table(warm(50, 20)))).toBeDefined();
+    expectValidation(
+      instantEngine(),
+      'CreateTable',
+      table(warm(49, 20)),
+      `${INVALID}Requested ReadUnitsPerSecond for WarmThroughput for table is lower than ReadCapacityUnits of ProvisionedThroughput`,
+    );
+    expectValidation(
+      instantEngine(),
+      'CreateTable',
+      table({
+        GlobalSecondaryIndexes: [gsi('gsi', keys(['b', 'HASH']), { ...units, ...warm(50, 19) })],
+      }),
+      `${INVALID}Requested WriteUnitsPerSecond for WarmThroughput for index gsi is lower than WriteCapacityUnits of ProvisionedThroughput`,
+    );
+  });
+});
+
 describe('CreateTable table keys (docs/dynamodb.md §3.1.3)', () => {
   const engine = instantEngine();
   const create = (definitions: unknown, keySchema: unknown, extra: Record<string, unknown> = {}) => ({

@@ -139,6 +139,23 @@ describe('DeleteTable (docs/dynamodb.md §3.4.1)', () => {
       expect(output).not.toHaveProperty(member);
   });
 
+  it('keeps the stream members of a table with a stream', () => {
+    const engine = instantEngine();
+    const created = engine.execute('CreateTable', {
+      ...hashTable('Streamed'),
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+    }).TableDescription as Record<string, unknown>;
+    const output = engine.execute('DeleteTable', { TableName: 'Streamed' }).TableDescription as Record<
+      string,
+      unknown
+    >;
+    expect(output).toMatchObject({
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+      LatestStreamLabel: created.LatestStreamLabel,
+      LatestStreamArn: created.LatestStreamArn,
+    });
+  });
+
   it('answers ResourceNotFoundException naming a missing table', () => {
     expect(wireError(() => instantEngine().execute('DeleteTable', { TableName: 'missing' }))).toEqual({
       __type: NOT_FOUND,
