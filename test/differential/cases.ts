@@ -28,7 +28,7 @@ export interface NewerCase extends Case {
 
 const S = (value: string) => ({ S: value });
 const definition = (name: string, type = 'S') => ({ AttributeName: name, AttributeType: type });
-const key = (name: string, type: 'HASH' | 'RANGE') => ({ AttributeName: name, KeyType: type });
+const key = (name: string, type: 'HASH' | 'RANGE' | 'SORT') => ({ AttributeName: name, KeyType: type });
 const throughput = { ReadCapacityUnits: 1, WriteCapacityUnits: 1 };
 
 /** The tables every server gets before the cases run. */

@@ -282,8 +282,12 @@ describe('PutItem validation', () => {
     expect(engine.execute('GetItem', { TableName: 'GameScores', Key: key })).toEqual({
       Item: { ...key, t: { BOOL: true }, f: { BOOL: false }, n: { NULL: true }, m: { NULL: true } },
     });
-    expect(put({ ...key, n: { NULL: 'maybe' } })).toEqual(serialization('Unexpected token received from parser'));
-    expect(put({ ...key, n: { NULL: 0 } })).toEqual(serialization('NUMBER_VALUE cannot be converted to Boolean'));
+    expect(put({ ...key, n: { NULL: 'maybe' } })).toEqual(
+      serialization('Unexpected token received from parser'),
+    );
+    expect(put({ ...key, n: { NULL: 0 } })).toEqual(
+      serialization('NUMBER_VALUE cannot be converted to Boolean'),
+    );
   });
 
   it('lists constraint violations, null members included (docs/dynamodb.md §1.2.8)', () => {
