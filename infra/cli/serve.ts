@@ -4,6 +4,8 @@ import type { Engine } from '../../core/engine.js';
 import { BindingError } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { describeBackfill } from '../functions/gsiMaintainer.js';
+import type { CorsSetting } from '../host/cors.js';
+import type { AllowedHosts } from '../host/hostCheck.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
@@ -26,6 +28,10 @@ export interface ServeOptions {
   readonly createDelay?: number;
   readonly accessKeyId?: string;
   readonly secretAccessKey?: string;
+  /** Browser origins served besides this machine's, or `*` (`--cors`). */
+  readonly cors?: CorsSetting;
+  /** Host names served besides this machine's while bound to loopback, or `*`. */
+  readonly allowedHosts?: AllowedHosts;
   /** Keep everything in this directory across restarts (default: in memory only). */
   readonly dataDir?: string;
   /** With `dataDir`: when writes are durable (default `everysec`). */
@@ -34,6 +40,8 @@ export interface ServeOptions {
   readonly snapshotLogSize?: number;
   /** With `dataDir`: snapshot at least this often while writes happen, in ms (default 1 h). */
   readonly snapshotInterval?: number;
+  /** With `dataDir`: start from what is left of a log that lost written records. */
+  readonly acceptDataLoss?: boolean;
   /** Rebuild (esbuild) and reload the project's handlers when their files change. */
   readonly watch?: boolean;
 }
@@ -124,6 +132,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       region,
       accountId,
       accessKeys,
+      cors: options.cors ?? settings.cors ?? [],
+      allowedHosts: options.allowedHosts ?? settings.allowedHosts ?? [],
       logRequests: options.verbose ?? false,
       version: eddyVersion(),
       ...((options.maxBodySize ?? settings.maxBodySize)
@@ -164,6 +174,7 @@ function dataDirOptions(options: ServeOptions): DataDirOptions {
     durability: options.durability ?? 'everysec',
     ...(options.snapshotLogSize === undefined ? {} : { snapshotLogBytes: options.snapshotLogSize }),
     ...(options.snapshotInterval === undefined ? {} : { snapshotInterval: options.snapshotInterval }),
+    acceptDataLoss: options.acceptDataLoss === true,
   };
 }
 
