@@ -4,7 +4,8 @@ import { checkKeyPathsAreScalar } from '../actions/shared/keyPaths.js';
 import { type PageEntry, pageCapacity, readPage } from '../actions/shared/readPage.js';
 import {
   checkReadProjection,
-  checkStartKeyShape,
+  checkStartKeyCount,
+  checkStartKeyPiece,
   pageEntry,
   type ReadTarget,
 } from '../actions/shared/readTarget.js';
@@ -12,7 +13,7 @@ import { withOptional } from '../actions/shared/writeSupport.js';
 import { consumedCapacity, type ReturnConsumedCapacity, readUnits } from '../capacity.js';
 import type { Engine } from '../engine.js';
 import { ValidationException } from '../errors/index.js';
-import type { Item } from '../model/attributeValue.js';
+import type { AttributeMap, Item } from '../model/attributeValue.js';
 import type { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
 import { encodeKey } from '../validations/keys.js';
@@ -44,10 +45,7 @@ export function runSelect(run: SelectRun): Record<string, unknown> {
   const now = run.engine.clock.now();
   const start =
     run.nextToken === undefined ? undefined : decodeNextToken(run.nextToken, run.requestHash(), now);
-  if (start !== undefined) {
-    const invalid = PartiqlMessages.invalidNextToken;
-    checkStartKeyShape(target, start.key, { count: invalid, type: invalid });
-  }
+  if (start !== undefined) checkTokenKey(target, start.key);
   const reading = { partition: 0 };
   const entries =
     plan.kind === 'query'
@@ -75,8 +73,22 @@ export function runSelect(run: SelectRun): Record<string, unknown> {
       page.bytesRead,
       run.consistentRead,
       index ? { name: index.name, kind: index.kind } : undefined,
+      page.bytesFetched,
     ),
   );
+}
+
+/** The key a NextToken resumes after must fit the target's keys; any fault is `Invalid NextToken`. */
+function checkTokenKey(target: ReadTarget, key: AttributeMap): void {
+  try {
+    checkStartKeyCount(target, key);
+    const hashes = new Set([target.key.hash.name, target.table.key.hash.name]);
+    for (const definition of target.startKeyAttributes)
+      checkStartKeyPiece(key, definition, hashes.has(definition.name));
+  } catch (error) {
+    if (error instanceof ValidationException) throw new ValidationException(PartiqlMessages.invalidNextToken);
+    throw error;
+  }
 }
 
 /** Equality on the whole key of the table: one item, costed as GetItem (docs/dynamodb.md §4.3.2). */

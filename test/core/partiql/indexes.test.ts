@@ -126,6 +126,28 @@ describe('SELECT through an index qualifier', () => {
     expect(items).toEqual([{ nonproj: S('np1') }, { nonproj: S('np2') }, { nonproj: S('np4') }]);
   });
 
+  // nubo-db conformance indexQualifier.test.ts ("the reach-back splits by index kind").
+  it('charges the table for what an LSI read fetched from it, and the index alone otherwise', () => {
+    const capacity = (statement: string, extra: Record<string, unknown> = {}) =>
+      run(engine, statement, { ReturnConsumedCapacity: 'INDEXES', ...extra }).ConsumedCapacity as {
+        CapacityUnits: number;
+        Table: { CapacityUnits: number };
+        LocalSecondaryIndexes: Record<string, { CapacityUnits: number }>;
+      };
+    const fetched = capacity(`SELECT nonproj FROM "Indexed"."lsi-keys" WHERE pk = 'p'`);
+    expect(fetched.Table.CapacityUnits).toBeGreaterThan(0);
+    const consistent = capacity(`SELECT nonproj FROM "Indexed"."lsi-keys" WHERE pk = 'p'`, {
+      ConsistentRead: true,
+    });
+    expect(consistent.Table.CapacityUnits).toBe(fetched.Table.CapacityUnits * 2);
+    expect(consistent.LocalSecondaryIndexes['lsi-keys']!.CapacityUnits).toBe(
+      fetched.LocalSecondaryIndexes['lsi-keys']!.CapacityUnits * 2,
+    );
+    const projected = capacity(`SELECT lsiSk2 FROM "Indexed"."lsi-keys" WHERE pk = 'p'`);
+    expect(projected.Table.CapacityUnits).toBe(0);
+    expect(projected.LocalSecondaryIndexes['lsi-keys']!.CapacityUnits).toBe(projected.CapacityUnits);
+  });
+
   it('refuses an attribute a GSI does not project, in the projection message', () => {
     expect(failure(engine, `SELECT nonproj FROM "Indexed"."gsi-inc" WHERE gsiPk2 = 'y'`).message).toBe(
       'One or more parameter values were invalid: Global secondary index gsi-inc does not project [nonproj]',
