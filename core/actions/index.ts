@@ -20,6 +20,8 @@ import { untagResource } from './untagResource.js';
 import { updateItem } from './updateItem.js';
 import { updateTable } from './updateTable.js';
 import { updateTimeToLive } from './updateTimeToLive.js';
+// Backups, PITR, exports and imports (docs/backups.md).
+import { dataProtectionOperations } from './dataProtectionOperations.js';
 
 /**
  * Every operation the engine answers, by wire name. One file per operation in this folder, with
@@ -48,6 +50,7 @@ const definitions: OperationDefinition<any, any, any>[] = [
   updateTable,
   describeTimeToLive,
   updateTimeToLive,
+  ...dataProtectionOperations,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.

@@ -1,3 +1,4 @@
+import { restoreSummaryOf } from '../backups/restoreSummary.js';
 import { indexSizeBytes } from '../indexes/projection.js';
 import type {
   OnDemandThroughputState,
@@ -155,6 +156,8 @@ export function describeTable(table: Table): Record<string, unknown> {
     description.LatestStreamLabel = stream.label;
     description.LatestStreamArn = stream.arn;
   }
+  const restoreSummary = restoreSummaryOf(table);
+  if (restoreSummary !== undefined) description.RestoreSummary = restoreSummary;
   if (table.sse !== undefined) {
     description.SSEDescription = {
       Status: 'ENABLED',

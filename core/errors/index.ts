@@ -1,2 +1,3 @@
 export * from './DynamoDbError.js';
 export * from './exceptions.js';
+export * from './backupExceptions.js';
