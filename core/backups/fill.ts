@@ -29,6 +29,9 @@ export async function fillTable(
   items: Iterator<StoredItem>,
   onProgress?: (count: number) => void,
 ): Promise<number> {
+  // The answer goes out first: the table is CREATING, its restore in progress, until the fill
+  // has had at least one turn of its own.
+  await nextTurn();
   for (;;) {
     const deadline = performance.now() + SLICE_MS;
     let done = false;

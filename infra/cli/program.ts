@@ -151,6 +151,11 @@ export function createProgram(io: CliIo): Command {
       'with --data-dir: snapshot at least this often while writes happen (default 1h)',
       parseDelay,
     )
+    .option(
+      '--buckets-dir <path>',
+      'exports and imports: a folder with one sub-folder per bucket (default <data-dir>/buckets or .eddy/buckets)',
+    )
+    .option('--s3-endpoint <url>', 'exports and imports: an S3 endpoint instead (keys: EDDY_ARCHIVE_ACCESS_KEY_ID/...)')
     .addHelpText('after', CONFIG_HELP)
     .action(async (options: Record<string, unknown>) => {
       if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined)) {

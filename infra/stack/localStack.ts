@@ -30,6 +30,7 @@ import { type BoundAddress, EddyServer, type ServerOptions } from '../host/serve
 import { LambdaBackend } from '../lambda-api/backend.js';
 import { lambdaReadService } from '../lambda-api/readService.js';
 import { lambdaService } from '../lambda-api/service.js';
+import { attachBuckets, type BucketsOptions } from '../backups/index.js';
 import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
 import type { Schedule } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
@@ -86,6 +87,12 @@ export interface StackOptions {
    * checkpoints and destinations survive restarts. Needs the system clock.
    */
   readonly dataDir?: DataDirOptions;
+  /**
+   * Where ExportTableToPointInTime writes and ImportTable reads: a folder holding one sub-folder
+   * per bucket (default `<data dir>/buckets`, or `.eddy/buckets` under the base directory), or an
+   * S3 endpoint (docs/backups.md §6).
+   */
+  readonly buckets?: BucketsOptions;
 }
 
 export interface DataDirOptions {
@@ -182,6 +189,16 @@ export class LocalStack {
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
     const persistence =
       options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
+    attachBuckets(
+      engine,
+      options.buckets ?? {
+        directory:
+          persistence === undefined
+            ? resolvePath(baseDirectory, '.eddy/buckets')
+            : join(persistence.directory.path, 'buckets'),
+      },
+      { log: (line) => logger.warn(line) },
+    );
     // What the stack sets in process.env for its functions, undone by `close`.
     const environment = new EnvironmentLayer();
     const functions = new LocalFunctions({
