@@ -140,26 +140,41 @@ export class Engine {
     }
   }
 
-  /** The tables of one account and region (created on first use). */
+  /**
+   * The tables of one account and region. A region the engine does not know yet comes back
+   * empty and is kept only once something is put in it (a table, a stream label, a token):
+   * requests for region names that hold nothing leave nothing behind.
+   */
   region(accountId = this.defaultAccountId, regionName = this.defaultRegion): Region {
     // Every request asks: answer a repeat of the last pair without the two Map lookups.
     const last = this.lastRegion;
     if (last !== undefined && last.accountId === accountId && last.name === regionName) return last;
-    let account = this.regions.get(accountId);
-    if (account === undefined) {
-      account = new Map();
-      this.regions.set(accountId, account);
-    }
-    let region = account.get(regionName);
+    let region = this.regions.get(accountId)?.get(regionName);
     if (region === undefined) {
-      region = new Region(accountId, regionName);
-      account.set(regionName, region);
+      const unkept = this.unkeptRegion;
+      region =
+        unkept !== undefined && unkept.accountId === accountId && unkept.name === regionName
+          ? unkept
+          : new Region(accountId, regionName, this.keepRegion);
+      // At most one region that holds nothing is remembered (the last asked for).
+      this.unkeptRegion = region;
     }
     this.lastRegion = region;
     return region;
   }
 
   private lastRegion: Region | undefined;
+  private unkeptRegion: Region | undefined;
+
+  private readonly keepRegion = (region: Region): void => {
+    let account = this.regions.get(region.accountId);
+    if (account === undefined) {
+      account = new Map();
+      this.regions.set(region.accountId, account);
+    }
+    if (!account.has(region.name)) account.set(region.name, region);
+    if (this.unkeptRegion === region) this.unkeptRegion = undefined;
+  };
 
   /**
    * Forgets every table with its items, indexes, stream labels and transaction tokens, as a new
@@ -171,10 +186,11 @@ export class Engine {
     this.regions.clear();
     this.dataProtection.reset();
     this.lastRegion = undefined;
+    this.unkeptRegion = undefined;
     this.lastActionContext = undefined;
   }
 
-  /** Every region that holds tables. */
+  /** Every region that holds (or held) something. */
   *allRegions(): Iterable<Region> {
     for (const account of this.regions.values()) yield* account.values();
   }

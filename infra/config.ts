@@ -21,7 +21,7 @@ export interface AccessKeyConfig {
 export interface ServerConfig {
   readonly port?: number;
   readonly host?: string;
-  /** Region for requests whose signature names none (default `us-east-1`). */
+  /** Region of the config's tables (default `us-east-1`); each request uses its signature's. */
   readonly region?: string;
   /** Account id in ARNs (default `000000000000`). */
   readonly accountId?: string;
@@ -31,6 +31,13 @@ export interface ServerConfig {
   readonly createDelay?: number | string;
   /** Verify signatures against these keys; absent: any well-formed credentials are accepted. */
   readonly accessKeys?: readonly AccessKeyConfig[];
+  /**
+   * Web pages that may call eddy from a browser besides this machine's own
+   * (`scheme://host[:port]`, port `*` for any), or `'*'` for every page, as DynamoDB answers.
+   */
+  readonly cors?: '*' | readonly string[];
+  /** Host names served besides this machine's while bound to loopback, or `'*'`. */
+  readonly allowedHosts?: '*' | readonly string[];
 }
 
 /**

@@ -162,6 +162,19 @@ export class InternalServerError extends DynamoDbError {
   override readonly statusCode = 500;
 }
 
+/**
+ * HTTP 503, "DynamoDB is currently unavailable. (This should be a temporary state.)": the SDKs
+ * retry it with backoff. eddy answers it when it is already receiving as many request bytes as
+ * it buffers at once (docs/security.md, "Resource bounds").
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html
+ */
+export class ServiceUnavailable extends DynamoDbError {
+  override readonly name = 'ServiceUnavailable';
+  readonly prefix = ErrorPrefix.dynamodb;
+  override readonly $fault = 'server';
+  override readonly statusCode = 503;
+}
+
 /* DynamoDB Streams (DynamoDBStreams_20120810) exceptions. */
 
 export class ExpiredIteratorException extends DynamoDbError {

@@ -21,7 +21,10 @@ import { normaliseNumber } from './number.js';
  * Wrong JSON types throw `SerializationException` at once (the service type-checks the whole
  * request before validating anything). Semantic problems (empty value, two types, bad number,
  * empty or duplicate set, nesting) are recorded in `problems` and the walk goes on, so that a
- * later type error still wins (docs/dynamodb.md §8.1); the caller reports `problems.first` at the right step.
+ * later type error still wins (docs/dynamodb.md §8.1); the caller reports `problems.first` at the
+ * right step. The one exception is nesting: the walk never descends below level 32, so the depth
+ * of a request costs no stack (a type error deeper than that goes unreported: the value is
+ * invalid anyway).
  */
 export interface AttributeProblems {
   first: string | undefined;
@@ -157,8 +160,11 @@ export function parseAttributeValue(
         const elements = expectList(value, 'field');
         const parsed: AttributeValue[] = [];
         if (level >= MAX_NESTING_LEVEL && elements.length > 0) {
+          // Too deep already: say so and go no further, so nesting costs no stack (a body of
+          // 1,762 nested levels overflowed it while the walk went on).
           record(problems, AttributeMessages.nesting);
           valid = false;
+          break;
         }
         for (const element of elements) {
           const child = parseAttributeValue(element, 'element', problems, level + 1);
@@ -176,6 +182,7 @@ export function parseAttributeValue(
         if (level >= MAX_NESTING_LEVEL && names.length > 0) {
           record(problems, AttributeMessages.nesting);
           valid = false;
+          break;
         }
         for (const name of names) {
           const entry = entries[name];

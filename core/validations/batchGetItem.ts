@@ -1,6 +1,7 @@
 import { ValidationException } from '../errors/index.js';
 import { checkExpressionParameters, type ProjectionPlan } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
+import { canonicalJson } from '../model/canonicalJson.js';
 import {
   attributeMap,
   attributesToGet,
@@ -63,14 +64,12 @@ export interface PreparedBatchGet {
 }
 
 /**
- * A key as received, attribute order ignored: BatchGetItem compares raw text
- * (docs/dynamodb.md §7.1.2, §9.10).
+ * A key as received, member order ignored: BatchGetItem compares raw text
+ * (docs/dynamodb.md §7.1.2, §9.10). `canonicalJson` walks without recursion: a member the service
+ * ignores may nest arrays deeply.
  */
 function rawKeyText(key: unknown): string {
-  const entries = Object.entries(key as Record<string, unknown>).sort(([a], [b]) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  );
-  return JSON.stringify(entries);
+  return canonicalJson(key);
 }
 
 /**

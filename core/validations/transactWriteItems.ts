@@ -1,6 +1,7 @@
 import { ValidationException } from '../errors/index.js';
 import type { ConditionExpression, UpdatePlan } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
+import { canonicalJson } from '../model/canonicalJson.js';
 import {
   attributeMap,
   expressionString,
@@ -93,16 +94,6 @@ export interface PreparedTransactWrite {
   fingerprint: string;
 }
 
-/** JSON with object keys sorted: two identical requests give identical text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 const NO_PROBLEMS: Deserialized = { input: {}, attributeProblems: new Map(), raw: {} };
 
 /**
@@ -116,7 +107,9 @@ export function validateTransactWriteItems(
 ): PreparedTransactWrite {
   const { ClientRequestToken: _token, ...rest } = deserialized.raw;
   const fingerprint = canonicalJson(rest);
-  if (Buffer.byteLength(JSON.stringify(deserialized.raw)) > MAX_TRANSACTION_PAYLOAD_BYTES) {
+  // The request's JSON size; canonicalJson's text is as long as JSON.stringify's and, unlike it,
+  // survives arrays nested millions deep in members the service ignores.
+  if (Buffer.byteLength(canonicalJson(deserialized.raw)) > MAX_TRANSACTION_PAYLOAD_BYTES) {
     throw new ValidationException('Transaction request size cannot exceed 4 MB.');
   }
   throwAttributeProblem(deserialized, 'TransactItems');

@@ -3,6 +3,8 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseDuration } from '../../core/clock.js';
 import type { EddyConfig } from '../config.js';
+import { parseCorsSetting } from '../host/cors.js';
+import { isRegionName } from '../host/regionName.js';
 
 /** A configuration eddy cannot use: which file, where in it, and why. */
 export class ConfigError extends Error {
@@ -38,7 +40,17 @@ const CONFIG_KEYS = [
   'archive',
   'destinationsDirectory',
 ];
-const SERVER_KEYS = ['port', 'host', 'region', 'accountId', 'maxBodySize', 'createDelay', 'accessKeys'];
+const SERVER_KEYS = [
+  'port',
+  'host',
+  'region',
+  'accountId',
+  'maxBodySize',
+  'createDelay',
+  'accessKeys',
+  'cors',
+  'allowedHosts',
+];
 
 /** The config file in `directory`, if there is one. */
 export function findConfigFile(directory: string): string | undefined {
@@ -186,7 +198,24 @@ function checkServer(server: unknown, fail: (path: string, reason: string) => ne
   if (!isPlainObject(server)) fail('server', 'must be an object');
   const settings = server as Record<string, unknown>;
   checkKnownKeys(settings, SERVER_KEYS, 'server.', fail);
-  const { port, host, region, accountId, maxBodySize, createDelay, accessKeys } = settings;
+  const { port, host, region, accountId, maxBodySize, createDelay, accessKeys, cors, allowedHosts } =
+    settings;
+  if (cors !== undefined && cors !== '*') {
+    if (!Array.isArray(cors) || !cors.every((origin) => typeof origin === 'string'))
+      fail('server.cors', "must be '*' or a list of origins such as 'https://app.example.com'");
+    try {
+      parseCorsSetting((cors as string[]).join(','));
+    } catch (error) {
+      fail('server.cors', reasonOf(error));
+    }
+  }
+  if (
+    allowedHosts !== undefined &&
+    allowedHosts !== '*' &&
+    !(Array.isArray(allowedHosts) && allowedHosts.every((name) => typeof name === 'string' && name !== ''))
+  ) {
+    fail('server.allowedHosts', "must be '*' or a list of host names such as 'dynamodb.local'");
+  }
   if (port !== undefined && !(Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) {
     fail('server.port', 'must be an integer from 0 to 65535');
   }
@@ -236,8 +265,9 @@ function checkKnownKeys(
   }
 }
 
+/** The same region names requests may be signed for (`infra/host/regionName.ts`). */
 export function isRegion(value: unknown): value is string {
-  return typeof value === 'string' && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value);
+  return isRegionName(value);
 }
 
 export function isAccountId(value: unknown): value is string {

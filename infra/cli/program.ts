@@ -1,18 +1,22 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../core/clock.js';
 import { addArchiveCommand } from '../archive/cli.js';
+import { type CorsSetting, parseCorsSetting } from '../host/cors.js';
 import { ListenError, PortInUseError } from '../host/errors.js';
+import type { AllowedHosts } from '../host/hostCheck.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../host/pipeline.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../host/server.js';
 import { eddyVersion } from '../package/packageInfo.js';
 import {
   CorruptDataError,
   DataDirectoryLockedError,
+  DataLossError,
   DURABILITY_MODES,
   type Durability,
   IncompleteDataError,
 } from '../persistence/index.js';
 import { addBuildCommand } from './commands/build.js';
+import { addDataCommand } from './commands/data.js';
 import { addEventCommand } from './commands/event.js';
 import { addInvokeCommand } from './commands/invoke.js';
 import { addMappingsCommand } from './commands/mappings.js';
@@ -60,7 +64,9 @@ when --config is not given):
   });
 
   server:    port, host, region, accountId, maxBodySize (bytes), createDelay (ms or '2s'),
-             accessKeys: [{ accessKeyId, secretAccessKey, accountId? }] (turns on SigV4 verification)
+             accessKeys: [{ accessKeyId, secretAccessKey, accountId? }] (turns on SigV4 verification),
+             cors: ['https://app.example.com'] or '*', allowedHosts: ['dynamodb.local'] or '*'
+             (browser pages and Host names served besides this machine's own)
   tables:    CreateTable requests, plus TimeToLiveSpecification; created at start, in order.
   functions: handler (module path), exportName, timeout, memorySize, environment, isolation
              ('in-process' or 'worker'), events: { stream: { table, ...CreateEventSourceMapping
@@ -114,7 +120,7 @@ export function createProgram(io: CliIo): Command {
     .option('--no-config', 'ignore eddy.config.* in the working directory (serve the demo table)')
     .option(
       '-r, --region <name>',
-      'region for unsigned-scope requests and ARNs (default us-east-1)',
+      "region of the config's tables and the demo table; each request uses its signature's (default us-east-1)",
       parseRegion,
     )
     .option('--account-id <digits>', 'account id in ARNs (default 000000000000)', parseAccountId)
@@ -129,6 +135,17 @@ export function createProgram(io: CliIo): Command {
       '--create-delay <duration>',
       'how long new tables stay CREATING, e.g. 2s or 500ms (default 0)',
       parseDelay,
+    )
+    .option(
+      '--cors <origins>',
+      "web pages that may call eddy from a browser besides this machine's, comma-separated " +
+        '(e.g. https://app.example.com,http://dev.lan:*), or "*" for any (default: localhost only)',
+      parseCors,
+    )
+    .option(
+      '--allowed-hosts <names>',
+      'Host names served besides localhost while bound to loopback, comma-separated, or "*"',
+      parseAllowedHosts,
     )
     .option('--access-key-id <id>', 'verify SigV4 signatures: the accepted key id (with --secret-access-key)')
     .option('--secret-access-key <secret>', 'verify SigV4 signatures: the secret of --access-key-id')
@@ -156,6 +173,10 @@ export function createProgram(io: CliIo): Command {
       'exports and imports: a folder with one sub-folder per bucket (default <data-dir>/buckets or .eddy/buckets)',
     )
     .option('--s3-endpoint <url>', 'exports and imports: an S3 endpoint instead (keys: EDDY_ARCHIVE_ACCESS_KEY_ID/...)')
+    .option(
+      '--accept-data-loss',
+      'with --data-dir: start even if the log lost written records, with what is left (see `eddy data check`)',
+    )
     .addHelpText('after', CONFIG_HELP)
     .action(async (options: Record<string, unknown>) => {
       if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined)) {
@@ -163,11 +184,11 @@ export function createProgram(io: CliIo): Command {
         io.exit(2);
         return;
       }
-      const persistenceFlags = ['durability', 'snapshotLogSize', 'snapshotInterval'].filter(
+      const persistenceFlags = ['durability', 'snapshotLogSize', 'snapshotInterval', 'acceptDataLoss'].filter(
         (name) => options[name] !== undefined,
       );
       if (options.dataDir === undefined && persistenceFlags.length > 0) {
-        io.printError('eddy: --durability and --snapshot-* need --data-dir');
+        io.printError('eddy: --durability, --snapshot-* and --accept-data-loss need --data-dir');
         io.exit(2);
         return;
       }
@@ -181,7 +202,8 @@ export function createProgram(io: CliIo): Command {
           error instanceof ListenError ||
           error instanceof DataDirectoryLockedError ||
           error instanceof CorruptDataError ||
-          error instanceof IncompleteDataError
+          error instanceof IncompleteDataError ||
+          error instanceof DataLossError
         ) {
           io.printError(`eddy: ${error.message}`);
           io.exit(1);
@@ -196,6 +218,8 @@ export function createProgram(io: CliIo): Command {
   // `eddy build` / `eddy synth`: Lambda zips and the AWS SAM template of the config.
   addBuildCommand(program, io);
   addSynthCommand(program, io);
+  // `eddy data check DIR`: verify a data directory offline (infra/persistence/dataCheck.ts).
+  addDataCommand(program, io);
   // `eddy record` / `eddy invoke` / `eddy event dynamodb`: capture stream records, replay them
   // through a function with its mapping's settings, make sample events from a table's items.
   addRecordCommand(program, io);
@@ -264,6 +288,24 @@ function parseDurability(value: string): Durability {
 function parseRegion(value: string): string {
   if (!isRegion(value)) throw new InvalidArgumentError('must be a region name such as us-east-1.');
   return value;
+}
+
+function parseCors(value: string): CorsSetting {
+  try {
+    return parseCorsSetting(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function parseAllowedHosts(value: string): AllowedHosts {
+  if (value.trim() === '*') return '*';
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0) throw new InvalidArgumentError('must list host names, or be "*".');
+  return names;
 }
 
 function parseAccountId(value: string): string {

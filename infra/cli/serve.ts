@@ -5,6 +5,8 @@ import { ARCHIVE_CREDENTIALS_ENVIRONMENT } from '../archive/binding.js';
 import { BindingError } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { describeBackfill } from '../functions/gsiMaintainer.js';
+import type { CorsSetting } from '../host/cors.js';
+import type { AllowedHosts } from '../host/hostCheck.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
@@ -27,6 +29,10 @@ export interface ServeOptions {
   readonly createDelay?: number;
   readonly accessKeyId?: string;
   readonly secretAccessKey?: string;
+  /** Browser origins served besides this machine's, or `*` (`--cors`). */
+  readonly cors?: CorsSetting;
+  /** Host names served besides this machine's while bound to loopback, or `*`. */
+  readonly allowedHosts?: AllowedHosts;
   /** Keep everything in this directory across restarts (default: in memory only). */
   readonly dataDir?: string;
   /** With `dataDir`: when writes are durable (default `everysec`). */
@@ -39,6 +45,8 @@ export interface ServeOptions {
   readonly bucketsDir?: string;
   /** Exports and imports: an S3 endpoint instead (credentials as the archive sink takes them). */
   readonly s3Endpoint?: string;
+  /** With `dataDir`: start from what is left of a log that lost written records. */
+  readonly acceptDataLoss?: boolean;
   /** Rebuild (esbuild) and reload the project's handlers when their files change. */
   readonly watch?: boolean;
 }
@@ -130,6 +138,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       region,
       accountId,
       accessKeys,
+      cors: options.cors ?? settings.cors ?? [],
+      allowedHosts: options.allowedHosts ?? settings.allowedHosts ?? [],
       logRequests: options.verbose ?? false,
       version: eddyVersion(),
       ...((options.maxBodySize ?? settings.maxBodySize)
@@ -191,6 +201,7 @@ function dataDirOptions(options: ServeOptions): DataDirOptions {
     durability: options.durability ?? 'everysec',
     ...(options.snapshotLogSize === undefined ? {} : { snapshotLogBytes: options.snapshotLogSize }),
     ...(options.snapshotInterval === undefined ? {} : { snapshotInterval: options.snapshotInterval }),
+    acceptDataLoss: options.acceptDataLoss === true,
   };
 }
 

@@ -98,6 +98,8 @@ export interface StackOptions {
 export interface DataDirOptions {
   readonly path: string;
   readonly durability?: Durability;
+  /** Start from what is left of a damaged log (`--accept-data-loss`, see `PersistenceOptions`). */
+  readonly acceptDataLoss?: boolean;
   readonly snapshotLogBytes?: number;
   readonly snapshotInterval?: number | string;
 }
@@ -441,13 +443,20 @@ export class LocalStack {
       this.requestPipeline = new RequestPipeline({
         engine: this.engine,
         logger: this.logger,
-        ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
+        ...this.persistenceHooks(),
       });
       this.requestPipeline.registerService(this.streams.protocol);
       this.requestPipeline.registerRestService(lambdaService(this.lambdaApi));
       this.requestPipeline.registerRestService(lambdaReadService(this.lambdaApi));
     }
     return this.requestPipeline;
+  }
+
+  /** With a data directory: answers wait for its log, and its failure makes the host unhealthy. */
+  private persistenceHooks(): Pick<ServerOptions, 'afterCall' | 'healthChecks'> {
+    const persistence = this.persistence;
+    if (persistence === undefined) return {};
+    return { afterCall: persistence.afterCall, healthChecks: [() => persistence.problem] };
   }
 
   private server: EddyServer | undefined;
@@ -467,7 +476,7 @@ export class LocalStack {
       logger: this.logger,
       ...options,
       engine: this.engine,
-      ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
+      ...this.persistenceHooks(),
     });
     this.server.registerService(this.streams.protocol);
     this.server.registerRestService(lambdaService(this.lambdaApi));
@@ -525,6 +534,7 @@ function openDataDir(engine: Engine, streams: StreamsService, dataDir: DataDirOp
     changeLog: streams.changeLog,
     ...(dataDir.snapshotLogBytes === undefined ? {} : { snapshotLogBytes: dataDir.snapshotLogBytes }),
     ...(dataDir.snapshotInterval === undefined ? {} : { snapshotInterval: dataDir.snapshotInterval }),
+    acceptDataLoss: dataDir.acceptDataLoss === true,
     logger,
   });
 }

@@ -101,6 +101,8 @@ describe('eddy serve (CLI)', () => {
       '--max-body-size',
       '--create-delay',
       '--access-key-id',
+      '--cors',
+      '--allowed-hosts',
       'eddy.config.ts',
       '/_eddy/health',
     ]) {

@@ -80,6 +80,10 @@ describe('checkConfig', () => {
     [{ server: { prot: 1 } }, 'server.prot', 'unknown setting'],
     [{ server: { accountId: '12' } }, 'server.accountId', 'must be 12 digits'],
     [{ server: { region: 'US East' } }, 'server.region', 'must be a region name such as us-east-1'],
+    [{ server: { region: 'local' } }, 'server.region', 'must be a region name such as us-east-1'],
+    [{ server: { cors: 'https://a.example' } }, 'server.cors', "must be '*' or a list of origins"],
+    [{ server: { cors: ['a.example'] } }, 'server.cors', "Not an origin: 'a.example'"],
+    [{ server: { allowedHosts: [''] } }, 'server.allowedHosts', "must be '*' or a list of host names"],
     [
       { server: { createDelay: 'soon' } },
       'server.createDelay',
@@ -154,6 +158,34 @@ describe('serve (programmatic)', () => {
       expect(health.json).toMatchObject({ region: 'eu-west-3', tables: 1, version: '0.1.0' });
     } finally {
       await running.close();
+    }
+  });
+
+  it('applies server.cors and server.allowedHosts, and --cors wins over the file', async () => {
+    const file = write(
+      'browsers.json',
+      JSON.stringify({ server: { cors: ['https://app.example.com'], allowedHosts: ['dynamodb.local'] } }),
+    );
+    const preflight = (origin: string, host?: string) => ({
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', ...(host ? { Host: host } : {}) },
+    });
+    const fromFile = await serve({ config: file, port: 0 }, { print: () => {}, cwd: directory });
+    try {
+      const url = fromFile.address.url;
+      expect((await send(url, preflight('https://app.example.com'))).status).toBe(200);
+      expect((await send(url, preflight('https://other.example'))).status).toBe(403);
+      expect((await send(url, preflight('http://localhost:3000', 'dynamodb.local:8000'))).status).toBe(200);
+      expect((await send(url, preflight('http://localhost:3000', 'other.local:8000'))).status).toBe(403);
+    } finally {
+      await fromFile.close();
+    }
+    const flagged = await serve({ config: file, port: 0, cors: '*' }, { print: () => {}, cwd: directory });
+    try {
+      const answer = await send(flagged.address.url, preflight('https://other.example'));
+      expect(answer.headers['access-control-allow-origin']).toBe('*');
+    } finally {
+      await flagged.close();
     }
   });
 
