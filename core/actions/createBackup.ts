@@ -18,7 +18,8 @@ export const createBackup = defineOperation<CreateBackupInput, Record<string, un
   shape: createBackupShape,
   execute({ engine, region }, input) {
     const table = findTable(region, input.TableName);
-    if (table.status !== 'ACTIVE') throw new TableInUseException(BackupMessages.tableInUse(table.name, table.status));
+    if (table.status !== 'ACTIVE')
+      throw new TableInUseException(BackupMessages.tableInUse(table.name, table.status));
     const protection = engine.dataProtection;
     for (const other of protection.backups.values())
       if (other.status === 'CREATING' && other.schema.tableId === table.tableId)

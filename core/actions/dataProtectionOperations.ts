@@ -3,16 +3,16 @@ import { createBackup } from './createBackup.js';
 import { deleteBackup } from './deleteBackup.js';
 import { describeBackup } from './describeBackup.js';
 import { describeContinuousBackups } from './describeContinuousBackups.js';
+import { describeExport } from './describeExport.js';
+import { describeImport } from './describeImport.js';
+import { exportTableToPointInTime } from './exportTableToPointInTime.js';
+import { importTable } from './importTable.js';
 import { listBackups } from './listBackups.js';
+import { listExports } from './listExports.js';
+import { listImports } from './listImports.js';
 import { restoreTableFromBackup } from './restoreTableFromBackup.js';
 import { restoreTableToPointInTime } from './restoreTableToPointInTime.js';
 import { updateContinuousBackups } from './updateContinuousBackups.js';
-import { exportTableToPointInTime } from './exportTableToPointInTime.js';
-import { describeExport } from './describeExport.js';
-import { listExports } from './listExports.js';
-import { importTable } from './importTable.js';
-import { describeImport } from './describeImport.js';
-import { listImports } from './listImports.js';
 
 /** The operations of backups, point-in-time recovery, exports and imports (docs/backups.md). */
 // biome-ignore lint/suspicious/noExplicitAny: each definition carries its own input/output types.

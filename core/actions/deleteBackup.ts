@@ -14,7 +14,8 @@ export const deleteBackup = defineOperation<DeleteBackupInput, Record<string, un
   execute({ engine }, input) {
     const protection = engine.dataProtection;
     const backup = protection.backups.get(input.BackupArn);
-    if (backup === undefined) throw new BackupNotFoundException(BackupMessages.backupNotFound(input.BackupArn));
+    if (backup === undefined)
+      throw new BackupNotFoundException(BackupMessages.backupNotFound(input.BackupArn));
     if (backup.status === 'CREATING' || backup.restoring > 0)
       throw new BackupInUseException(BackupMessages.backupInUse);
     protection.backups.delete(backup.arn);

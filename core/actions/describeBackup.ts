@@ -12,7 +12,8 @@ export const describeBackup = defineOperation<BackupArnInput, Record<string, unk
   shape: backupArnShape,
   execute({ engine }, input) {
     const backup = engine.dataProtection.backups.get(input.BackupArn);
-    if (backup === undefined) throw new BackupNotFoundException(BackupMessages.backupNotFound(input.BackupArn));
+    if (backup === undefined)
+      throw new BackupNotFoundException(BackupMessages.backupNotFound(input.BackupArn));
     return { BackupDescription: backupDescription(backup) };
   },
 });

@@ -11,7 +11,10 @@ import {
  * aws_dynamodb_table reads it on every plan (docs/backups.md §3).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeContinuousBackups.html
  */
-export const describeContinuousBackups = defineOperation<DescribeContinuousBackupsInput, Record<string, unknown>>({
+export const describeContinuousBackups = defineOperation<
+  DescribeContinuousBackupsInput,
+  Record<string, unknown>
+>({
   name: 'DescribeContinuousBackups',
   shape: describeContinuousBackupsShape,
   execute({ engine, region }, input) {

@@ -11,7 +11,8 @@ export const describeExport = defineOperation<DescribeExportInput, Record<string
   shape: describeExportShape,
   execute({ engine }, input) {
     const record = engine.dataProtection.exports.get(input.ExportArn);
-    if (record === undefined) throw new ExportNotFoundException(BackupMessages.exportNotFound(input.ExportArn));
+    if (record === undefined)
+      throw new ExportNotFoundException(BackupMessages.exportNotFound(input.ExportArn));
     return { ExportDescription: structuredClone(record.description) };
   },
 });

@@ -12,7 +12,8 @@ export const describeImport = defineOperation<DescribeImportInput, Record<string
   shape: describeImportShape,
   execute({ engine }, input) {
     const record = engine.dataProtection.imports.get(input.ImportArn);
-    if (record === undefined) throw new ImportNotFoundException(BackupMessages.importNotFound(input.ImportArn));
+    if (record === undefined)
+      throw new ImportNotFoundException(BackupMessages.importNotFound(input.ImportArn));
     return { ImportTableDescription: structuredClone(record.description) };
   },
 });

@@ -13,14 +13,14 @@ import {
 import { tableByArn } from '../indexes/maintenance.js';
 import { defineOperation } from '../operation.js';
 import type { Table } from '../store/table.js';
-import { extractItemKey } from '../validations/keys.js';
 import {
-  type ExportTableToPointInTimeInput,
   ExportMessages,
+  type ExportTableToPointInTimeInput,
   exportTableToPointInTimeShape,
   MAX_INCREMENTAL_MS,
   MIN_INCREMENTAL_MS,
 } from '../validations/exportTableToPointInTime.js';
+import { extractItemKey } from '../validations/keys.js';
 
 /**
  * ExportTableToPointInTime: writes the table as it was at `ExportTime` (FULL_EXPORT), or the net
@@ -29,7 +29,10 @@ import {
  * does. The items are fixed when the call is answered; writing them does not stop writers.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExportTableToPointInTime.html
  */
-export const exportTableToPointInTime = defineOperation<ExportTableToPointInTimeInput, Record<string, unknown>>({
+export const exportTableToPointInTime = defineOperation<
+  ExportTableToPointInTimeInput,
+  Record<string, unknown>
+>({
   name: 'ExportTableToPointInTime',
   shape: exportTableToPointInTimeShape,
   execute({ engine, region }, input) {
@@ -38,7 +41,8 @@ export const exportTableToPointInTime = defineOperation<ExportTableToPointInTime
       throw new TableNotFoundException(BackupMessages.tableNotFound(input.TableArn));
     const protection = engine.dataProtection;
     const history = protection.histories.get(table.tableId);
-    if (history === undefined) throw new PointInTimeRecoveryUnavailableException(BackupMessages.pitrUnavailable(table.name));
+    if (history === undefined)
+      throw new PointInTimeRecoveryUnavailableException(BackupMessages.pitrUnavailable(table.name));
     const now = engine.clock.now();
     history.trim(now);
     const earliest = history.earliest(now);
@@ -75,12 +79,16 @@ export const exportTableToPointInTime = defineOperation<ExportTableToPointInTime
       description.ExportTime = exportTime / 1000;
     } else {
       const specification = input.IncrementalExportSpecification;
-      if (input.ExportTime !== undefined) throw new ValidationException(ExportMessages.exportTimeWithIncremental);
+      if (input.ExportTime !== undefined)
+        throw new ValidationException(ExportMessages.exportTimeWithIncremental);
       if (specification?.ExportFromTime === undefined)
         throw new ValidationException(ExportMessages.incrementalNeedsSpecification);
       const from = specification.ExportFromTime * 1000;
       // "If this is not provided, the latest time with data available will be used."
-      const to = specification.ExportToTime === undefined ? now - LATEST_RESTORABLE_LAG_MS : specification.ExportToTime * 1000;
+      const to =
+        specification.ExportToTime === undefined
+          ? now - LATEST_RESTORABLE_LAG_MS
+          : specification.ExportToTime * 1000;
       if (to - from < MIN_INCREMENTAL_MS || to - from > MAX_INCREMENTAL_MS)
         throw new InvalidExportTimeException(ExportMessages.window);
       if (from < earliest - 999) throw new InvalidExportTimeException(ExportMessages.fromTime(earliest));
@@ -112,7 +120,13 @@ export const exportTableToPointInTime = defineOperation<ExportTableToPointInTime
       ExportFormat: job.format,
       ExportType: exportType,
     });
-    const record: TransferRecord = { arn, accountId: region.accountId, regionName: region.name, tableArn: table.arn, description };
+    const record: TransferRecord = {
+      arn,
+      accountId: region.accountId,
+      regionName: region.name,
+      tableArn: table.arn,
+      description,
+    };
     protection.exports.set(arn, record);
     const response = { ExportDescription: { ...description } };
     protection.track(runExport(protection, record, job));
@@ -129,7 +143,8 @@ async function runExport(
   const description = record.description;
   try {
     const target = protection.exportTarget;
-    if (target === undefined) throw new DataTransferFailure('UNKNOWN', 'eddy has no export target configured');
+    if (target === undefined)
+      throw new DataTransferFailure('UNKNOWN', 'eddy has no export target configured');
     const result = await target.write(job);
     Object.assign(description, {
       ExportStatus: 'COMPLETED',
@@ -150,7 +165,10 @@ async function runExport(
 }
 
 /** The net changes as export lines: keys from whichever image the change has. */
-function* incrementalRecords(table: Table, changes: readonly IncrementalChange[]): Generator<IncrementalRecord> {
+function* incrementalRecords(
+  table: Table,
+  changes: readonly IncrementalChange[],
+): Generator<IncrementalRecord> {
   for (const change of changes) {
     const image = (change.next ?? change.old)!;
     yield {

@@ -33,7 +33,9 @@ export const importTable = defineOperation<ImportTableInput, Record<string, unkn
       // Where the service logs bad items; eddy logs them to its own log.
       CloudWatchLogGroupArn: `arn:aws:logs:${region.name}:${region.accountId}:log-group:/aws-dynamodb/imports:*`,
       InputFormat: format,
-      ...(input.InputFormatOptions === undefined ? {} : { InputFormatOptions: structuredClone(input.InputFormatOptions) }),
+      ...(input.InputFormatOptions === undefined
+        ? {}
+        : { InputFormatOptions: structuredClone(input.InputFormatOptions) }),
       InputCompressionType: compression,
       TableCreationParameters: structuredClone(parameters),
       StartTime: now / 1000,
@@ -41,17 +43,27 @@ export const importTable = defineOperation<ImportTableInput, Record<string, unkn
       ProcessedItemCount: 0,
       ImportedItemCount: 0,
     };
-    const record: TransferRecord = { arn, accountId: region.accountId, regionName: region.name, tableArn: table.arn, description };
+    const record: TransferRecord = {
+      arn,
+      accountId: region.accountId,
+      regionName: region.name,
+      tableArn: table.arn,
+      description,
+    };
     const protection = engine.dataProtection;
     protection.imports.set(arn, record);
     const keyTypes = new Map<string, 'S' | 'N' | 'B'>();
     for (const element of table.keySchema) {
-      const definition = table.attributeDefinitions.find((candidate) => candidate.AttributeName === element.AttributeName);
+      const definition = table.attributeDefinitions.find(
+        (candidate) => candidate.AttributeName === element.AttributeName,
+      );
       if (definition !== undefined) keyTypes.set(definition.AttributeName, definition.AttributeType);
     }
     for (const index of table.secondaryIndexes())
       for (const element of index.keySchema) {
-        const definition = table.attributeDefinitions.find((candidate) => candidate.AttributeName === element.AttributeName);
+        const definition = table.attributeDefinitions.find(
+          (candidate) => candidate.AttributeName === element.AttributeName,
+        );
         if (definition !== undefined) keyTypes.set(definition.AttributeName, definition.AttributeType);
       }
     const response = { ImportTableDescription: structuredClone(description) };
@@ -66,8 +78,12 @@ export const importTable = defineOperation<ImportTableInput, Record<string, unkn
           ? {}
           : {
               csv: {
-                ...(input.InputFormatOptions.Csv.Delimiter === undefined ? {} : { delimiter: input.InputFormatOptions.Csv.Delimiter }),
-                ...(input.InputFormatOptions.Csv.HeaderList === undefined ? {} : { headerList: input.InputFormatOptions.Csv.HeaderList }),
+                ...(input.InputFormatOptions.Csv.Delimiter === undefined
+                  ? {}
+                  : { delimiter: input.InputFormatOptions.Csv.Delimiter }),
+                ...(input.InputFormatOptions.Csv.HeaderList === undefined
+                  ? {}
+                  : { headerList: input.InputFormatOptions.Csv.HeaderList }),
               },
             }),
         keyTypes,

@@ -2,6 +2,8 @@ import type { OperationDefinition } from '../operation.js';
 import { batchGetItem } from './batchGetItem.js';
 import { batchWriteItem } from './batchWriteItem.js';
 import { createTable } from './createTable.js';
+// Backups, PITR, exports and imports (docs/backups.md).
+import { dataProtectionOperations } from './dataProtectionOperations.js';
 import { deleteItem } from './deleteItem.js';
 import { deleteTable } from './deleteTable.js';
 import { describeLimits } from './describeLimits.js';
@@ -20,8 +22,6 @@ import { untagResource } from './untagResource.js';
 import { updateItem } from './updateItem.js';
 import { updateTable } from './updateTable.js';
 import { updateTimeToLive } from './updateTimeToLive.js';
-// Backups, PITR, exports and imports (docs/backups.md).
-import { dataProtectionOperations } from './dataProtectionOperations.js';
 
 /**
  * Every operation the engine answers, by wire name. One file per operation in this folder, with

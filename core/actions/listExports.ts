@@ -15,7 +15,8 @@ export const listExports = defineOperation<ListExportsInput, Record<string, unkn
   execute({ engine, region }, input) {
     const prefix = regionPrefix(region);
     const records = [...engine.dataProtection.exports.values()].filter(
-      (record) => record.arn.startsWith(prefix) && (input.TableArn === undefined || record.tableArn === input.TableArn),
+      (record) =>
+        record.arn.startsWith(prefix) && (input.TableArn === undefined || record.tableArn === input.TableArn),
     );
     const { page, next } = pageOf(records, input.MaxResults ?? 25, input.NextToken);
     return {

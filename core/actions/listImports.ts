@@ -13,7 +13,8 @@ export const listImports = defineOperation<ListImportsInput, Record<string, unkn
   execute({ engine, region }, input) {
     const prefix = regionPrefix(region);
     const records = [...engine.dataProtection.imports.values()].filter(
-      (record) => record.arn.startsWith(prefix) && (input.TableArn === undefined || record.tableArn === input.TableArn),
+      (record) =>
+        record.arn.startsWith(prefix) && (input.TableArn === undefined || record.tableArn === input.TableArn),
     );
     const { page, next } = pageOf(records, input.PageSize ?? 25, input.NextToken);
     return {

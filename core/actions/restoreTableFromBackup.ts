@@ -18,7 +18,8 @@ export const restoreTableFromBackup = defineOperation<RestoreTableFromBackupInpu
   execute(context, input) {
     const protection = context.engine.dataProtection;
     const backup = protection.backups.get(input.BackupArn);
-    if (backup === undefined) throw new BackupNotFoundException(BackupMessages.backupNotFound(input.BackupArn));
+    if (backup === undefined)
+      throw new BackupNotFoundException(BackupMessages.backupNotFound(input.BackupArn));
     if (backup.status !== 'AVAILABLE') throw new BackupInUseException(BackupMessages.backupInUse);
     const response = restoreTable(
       context,

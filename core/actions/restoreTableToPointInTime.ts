@@ -10,9 +10,9 @@ import {
   PointInTimeRecoveryUnavailableException,
   TableNotFoundException,
 } from '../errors/index.js';
+import { defineOperation } from '../operation.js';
 import type { FrozenItems } from '../store/itemStore.js';
 import type { Region } from '../store/region.js';
-import { defineOperation } from '../operation.js';
 import {
   type RestoreTableToPointInTimeInput,
   restoreTableToPointInTimeShape,
@@ -34,7 +34,10 @@ interface Source {
  * period still runs can be restored, by name or ARN, to a time before its deletion.
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_RestoreTableToPointInTime.html
  */
-export const restoreTableToPointInTime = defineOperation<RestoreTableToPointInTimeInput, Record<string, unknown>>({
+export const restoreTableToPointInTime = defineOperation<
+  RestoreTableToPointInTimeInput,
+  Record<string, unknown>
+>({
   name: 'RestoreTableToPointInTime',
   shape: restoreTableToPointInTimeShape,
   validate: validateRestoreTableToPointInTime,
@@ -44,7 +47,9 @@ export const restoreTableToPointInTime = defineOperation<RestoreTableToPointInTi
     const source = sourceOf(context.engine, region, named);
     const at = input.UseLatestRestorableTime === true ? source.latest : input.RestoreDateTime! * 1000;
     if (at < source.earliest - 999 || at > source.latest)
-      throw new InvalidRestoreTimeException(BackupMessages.invalidRestoreTime(source.earliest, source.latest));
+      throw new InvalidRestoreTimeException(
+        BackupMessages.invalidRestoreTime(source.earliest, source.latest),
+      );
     const items = itemsOf(source.frozen(), source.history.valuesAt(Math.max(at, source.earliest)));
     engine.dataProtection.expire(engine.clock.now());
     return restoreTable(context, input.TargetTableName, source.schema, input, { restoreDateTime: at, items });

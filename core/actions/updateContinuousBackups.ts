@@ -16,24 +16,26 @@ export const DEFAULT_RECOVERY_PERIOD_DAYS = 35;
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery_Howitworks.html).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateContinuousBackups.html
  */
-export const updateContinuousBackups = defineOperation<UpdateContinuousBackupsInput, Record<string, unknown>>({
-  name: 'UpdateContinuousBackups',
-  shape: updateContinuousBackupsShape,
-  execute({ engine, region }, input) {
-    const table = findTable(region, input.TableName);
-    const protection = engine.dataProtection;
-    const specification = input.PointInTimeRecoverySpecification;
-    const history = protection.histories.get(table.tableId);
-    if (specification.PointInTimeRecoveryEnabled) {
-      const days = specification.RecoveryPeriodInDays;
-      if (history === undefined)
-        protection.histories.set(
-          table.tableId,
-          new TableHistory(engine.clock.now(), days ?? DEFAULT_RECOVERY_PERIOD_DAYS),
-        );
-      else if (days !== undefined) history.periodDays = days;
-    } else protection.histories.delete(table.tableId);
-    protection.changed();
-    return { ContinuousBackupsDescription: continuousBackupsDescription(engine, table) };
+export const updateContinuousBackups = defineOperation<UpdateContinuousBackupsInput, Record<string, unknown>>(
+  {
+    name: 'UpdateContinuousBackups',
+    shape: updateContinuousBackupsShape,
+    execute({ engine, region }, input) {
+      const table = findTable(region, input.TableName);
+      const protection = engine.dataProtection;
+      const specification = input.PointInTimeRecoverySpecification;
+      const history = protection.histories.get(table.tableId);
+      if (specification.PointInTimeRecoveryEnabled) {
+        const days = specification.RecoveryPeriodInDays;
+        if (history === undefined)
+          protection.histories.set(
+            table.tableId,
+            new TableHistory(engine.clock.now(), days ?? DEFAULT_RECOVERY_PERIOD_DAYS),
+          );
+        else if (days !== undefined) history.periodDays = days;
+      } else protection.histories.delete(table.tableId);
+      protection.changed();
+      return { ContinuousBackupsDescription: continuousBackupsDescription(engine, table) };
+    },
   },
-});
+);

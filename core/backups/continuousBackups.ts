@@ -10,7 +10,10 @@ import type { Table } from '../store/table.js';
  */
 export const LATEST_RESTORABLE_LAG_MS = 5 * 60_000;
 
-export function restorableWindow(engine: Engine, table: Table): { earliest: number; latest: number } | undefined {
+export function restorableWindow(
+  engine: Engine,
+  table: Table,
+): { earliest: number; latest: number } | undefined {
   const history = engine.dataProtection.histories.get(table.tableId);
   if (history === undefined) return undefined;
   const now = engine.clock.now();

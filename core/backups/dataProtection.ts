@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { ChangeEvent } from '../changeEvent.js';
 import type { Engine, TableChange } from '../engine.js';
-import { TableNotFoundException, BackupMessages } from '../errors/index.js';
+import { BackupMessages, TableNotFoundException } from '../errors/index.js';
 import type { FrozenItems } from '../store/itemStore.js';
 import type { Region } from '../store/region.js';
 import type { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
-import type { ExportTarget, ImportSource } from './ports.js';
 import { itemsOf } from './pointInTime.js';
-import { DAY_MS, TableHistory } from './tableHistory.js';
+import type { ExportTarget, ImportSource } from './ports.js';
+import { DAY_MS, type TableHistory } from './tableHistory.js';
 import { schemaOf, type TableSchema } from './tableSchema.js';
 
 /**

@@ -1,14 +1,14 @@
 import type { Engine } from '../engine.js';
 import { DynamoDbError } from '../errors/index.js';
-import { type AttributeProblems, parseAttributeMap } from '../model/parseAttributeValue.js';
 import { itemSize } from '../model/itemSize.js';
+import { type AttributeProblems, parseAttributeMap } from '../model/parseAttributeValue.js';
 import type { Region } from '../store/region.js';
 import { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
 import { checkIndexKeys, extractItemKey } from '../validations/keys.js';
 import type { TransferRecord } from './dataProtection.js';
 import { nextTurn } from './fill.js';
-import { DataTransferFailure, type ImportRequest, type ImportLine } from './ports.js';
+import { DataTransferFailure, type ImportLine, type ImportRequest } from './ports.js';
 
 /** 400 KB, the item size limit (docs/dynamodb.md §2.2). */
 const MAX_ITEM_BYTES = 400 * 1024;
@@ -41,7 +41,8 @@ export async function runImport(
     });
   try {
     const source = protection.importSource;
-    if (source === undefined) throw new DataTransferFailure('UNKNOWN', 'eddy has no import source configured');
+    if (source === undefined)
+      throw new DataTransferFailure('UNKNOWN', 'eddy has no import source configured');
     let sliceStart = performance.now();
     for await (const chunk of source.read(request)) {
       counts.bytes += chunk.bytes;

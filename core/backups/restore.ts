@@ -1,10 +1,10 @@
-import { TableAlreadyExistsException, BackupMessages } from '../errors/index.js';
+import { describeTable } from '../actions/tableDescription.js';
+import { BackupMessages, TableAlreadyExistsException } from '../errors/index.js';
 import type { ActionContext } from '../operation.js';
 import type { StoredItem } from '../store/storedItem.js';
-import { describeTable } from '../actions/tableDescription.js';
 import { fillTable } from './fill.js';
 import { setRestoreSummary } from './restoreSummary.js';
-import { restoreInput, type RestoreOverrides, type TableSchema } from './tableSchema.js';
+import { type RestoreOverrides, restoreInput, type TableSchema } from './tableSchema.js';
 
 /**
  * Restores into a new table (RestoreTableFromBackup, RestoreTableToPointInTime): the table is

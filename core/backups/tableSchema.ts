@@ -126,10 +126,16 @@ export function sourceTableFeatureDetails(schema: TableSchema) {
       : { StreamEnabled: false };
   details.TimeToLiveDescription = {
     TimeToLiveStatus: schema.timeToLive.status,
-    ...(schema.timeToLive.attributeName === undefined ? {} : { AttributeName: schema.timeToLive.attributeName }),
+    ...(schema.timeToLive.attributeName === undefined
+      ? {}
+      : { AttributeName: schema.timeToLive.attributeName }),
   };
   if (schema.sse !== undefined)
-    details.SSEDescription = { Status: 'ENABLED', SSEType: schema.sse.sseType, KMSMasterKeyArn: schema.sse.kmsMasterKeyArn };
+    details.SSEDescription = {
+      Status: 'ENABLED',
+      SSEType: schema.sse.sseType,
+      KMSMasterKeyArn: schema.sse.kmsMasterKeyArn,
+    };
   return details;
 }
 
@@ -184,10 +190,13 @@ export function restoreInput(schema: TableSchema, targetTableName: string, overr
   // Only the definitions the restored keys use: CreateTable refuses unused ones.
   const used = new Set(schema.keySchema.map((element) => element.AttributeName));
   for (const index of [...globalIndexes, ...localIndexes])
-    for (const element of (index.KeySchema as KeySchemaElement[] | undefined) ?? []) used.add(element.AttributeName);
+    for (const element of (index.KeySchema as KeySchemaElement[] | undefined) ?? [])
+      used.add(element.AttributeName);
   const input: Record<string, unknown> = {
     TableName: targetTableName,
-    AttributeDefinitions: schema.attributeDefinitions.filter((definition) => used.has(definition.AttributeName)),
+    AttributeDefinitions: schema.attributeDefinitions.filter((definition) =>
+      used.has(definition.AttributeName),
+    ),
     KeySchema: copy(schema.keySchema),
     BillingMode: billing,
   };
@@ -212,7 +221,9 @@ export function restoreInput(schema: TableSchema, targetTableName: string, overr
   if (onDemandThroughput !== undefined) input.OnDemandThroughput = onDemandThroughput;
   const sse =
     overrides.SSESpecificationOverride ??
-    (schema.sse === undefined ? undefined : { Enabled: true, SSEType: 'KMS', KMSMasterKeyId: schema.sse.kmsMasterKeyArn });
+    (schema.sse === undefined
+      ? undefined
+      : { Enabled: true, SSEType: 'KMS', KMSMasterKeyId: schema.sse.kmsMasterKeyArn });
   if (sse !== undefined) input.SSESpecification = sse;
   return input;
 }

@@ -17,7 +17,8 @@ export function pageOf(
     start = at === -1 ? records.length : at + 1;
   }
   const page = records.slice(start, start + size);
-  const next = start + size < records.length && page.length > 0 ? encodeToken(page[page.length - 1]!.arn) : undefined;
+  const next =
+    start + size < records.length && page.length > 0 ? encodeToken(page[page.length - 1]!.arn) : undefined;
   return { page, next };
 }
 

@@ -1,3 +1,3 @@
+export * from './backupExceptions.js';
 export * from './DynamoDbError.js';
 export * from './exceptions.js';
-export * from './backupExceptions.js';

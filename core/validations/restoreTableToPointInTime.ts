@@ -1,5 +1,5 @@
-import { ValidationException } from '../errors/index.js';
 import type { RestoreOverrides } from '../backups/tableSchema.js';
+import { ValidationException } from '../errors/index.js';
 import { tableArn, targetTableName, timestamp } from './backupMembers.js';
 import { tableName } from './common.js';
 import { restoreOverrideShape } from './restoreTableFromBackup.js';

@@ -31,7 +31,8 @@ export function bucketsOf(options: BucketsOptions): Buckets {
     return {
       location: `file://${root}`,
       store: (bucket) => Object.assign(new FileStore(join(root, bucket)), { bucket }) as ObjectStore,
-      exists: async (bucket) => (await stat(join(root, bucket)).catch(() => undefined))?.isDirectory() === true,
+      exists: async (bucket) =>
+        (await stat(join(root, bucket)).catch(() => undefined))?.isDirectory() === true,
     };
   }
   let client: S3Client | undefined;

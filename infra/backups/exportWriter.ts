@@ -125,7 +125,9 @@ export class BucketExportTarget implements ExportTarget {
       summary: `${folder}manifest-summary.json`,
       summaryChecksum: `${folder}manifest-summary.checksum`,
     };
-    await store.putAll(manifestWrites(keys, entries, summaryOf(job, store, prefix, keys.files, endTime, billed, itemCount)));
+    await store.putAll(
+      manifestWrites(keys, entries, summaryOf(job, store, prefix, keys.files, endTime, billed, itemCount)),
+    );
     return { itemCount, billedSizeBytes: billed, manifestKey: keys.summary, endTime };
   }
 }
@@ -179,7 +181,10 @@ function summaryOf(
  * An incremental export line: `Metadata.WriteTimestampMicros`, `Keys`, `NewImage` (absent for a
  * delete), and `OldImage` with NEW_AND_OLD_IMAGES (absent for an insert).
  */
-function incrementalLine(job: ExportJob, change: NonNullable<ExportJob['changes']> extends Iterable<infer C> ? C : never): string {
+function incrementalLine(
+  job: ExportJob,
+  change: NonNullable<ExportJob['changes']> extends Iterable<infer C> ? C : never,
+): string {
   const micros = String(Math.trunc(change.at) * 1000);
   const keys = JSON.stringify(change.keys);
   const withOld = job.viewType !== 'NEW_IMAGE' && change.oldItem !== undefined;

@@ -81,7 +81,14 @@ function* linesOf(text: string, request: ImportRequest): Generator<ImportLine> {
 
 function itemOf(value: unknown, line: number): ImportLine {
   const item = (value as { Item?: unknown } | null)?.Item;
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof item !== 'object' || item === null || Array.isArray(item))
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    typeof item !== 'object' ||
+    item === null ||
+    Array.isArray(item)
+  )
     return { line, error: 'not an item: expected {"Item": {...}}' };
   return { line, item: item as Record<string, unknown> };
 }

@@ -36,7 +36,8 @@ function encodeValue(value: Value): string {
   if ('B' in value) return `{{${value.B as string}}}`;
   if ('BOOL' in value) return value.BOOL ? 'true' : 'false';
   if ('NULL' in value) return 'null';
-  if ('SS' in value) return `$dynamodb_SS::[${(value.SS as string[]).map((s) => JSON.stringify(s)).join(',')}]`;
+  if ('SS' in value)
+    return `$dynamodb_SS::[${(value.SS as string[]).map((s) => JSON.stringify(s)).join(',')}]`;
   if ('NS' in value) return `$dynamodb_NS::[${(value.NS as string[]).map(ionDecimal).join(',')}]`;
   if ('BS' in value) return `$dynamodb_BS::[${(value.BS as string[]).map((b) => `{{${b}}}`).join(',')}]`;
   if ('L' in value) return `[${(value.L as Value[]).map(encodeValue).join(',')}]`;
@@ -80,10 +81,14 @@ export function attributeOf(value: IonJs.dom.Value): Value {
   const annotations = value.getAnnotations();
   const type = value.getType();
   if (value.isNull()) return { NULL: true };
-  if (annotations.includes('$dynamodb_SS')) return { SS: elementsOf(value).map((member) => member.stringValue()!) };
-  if (annotations.includes('$dynamodb_NS')) return { NS: elementsOf(value).map((member) => numberOf(member)) };
+  if (annotations.includes('$dynamodb_SS'))
+    return { SS: elementsOf(value).map((member) => member.stringValue()!) };
+  if (annotations.includes('$dynamodb_NS'))
+    return { NS: elementsOf(value).map((member) => numberOf(member)) };
   if (annotations.includes('$dynamodb_BS'))
-    return { BS: elementsOf(value).map((member) => Buffer.from(member.uInt8ArrayValue()!).toString('base64')) };
+    return {
+      BS: elementsOf(value).map((member) => Buffer.from(member.uInt8ArrayValue()!).toString('base64')),
+    };
   switch (type) {
     case IonTypes.STRING:
     case IonTypes.SYMBOL:

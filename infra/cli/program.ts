@@ -172,7 +172,10 @@ export function createProgram(io: CliIo): Command {
       '--buckets-dir <path>',
       'exports and imports: a folder with one sub-folder per bucket (default <data-dir>/buckets or .eddy/buckets)',
     )
-    .option('--s3-endpoint <url>', 'exports and imports: an S3 endpoint instead (keys: EDDY_ARCHIVE_ACCESS_KEY_ID/...)')
+    .option(
+      '--s3-endpoint <url>',
+      'exports and imports: an S3 endpoint instead (keys: EDDY_ARCHIVE_ACCESS_KEY_ID/...)',
+    )
     .option(
       '--accept-data-loss',
       'with --data-dir: start even if the log lost written records, with what is left (see `eddy data check`)',

@@ -11,6 +11,7 @@ import {
 } from '../../streams/mapping/index.js';
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
 import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
+import { attachBuckets, type BucketsOptions } from '../backups/index.js';
 import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
@@ -30,7 +31,6 @@ import { type BoundAddress, EddyServer, type ServerOptions } from '../host/serve
 import { LambdaBackend } from '../lambda-api/backend.js';
 import { lambdaReadService } from '../lambda-api/readService.js';
 import { lambdaService } from '../lambda-api/service.js';
-import { attachBuckets, type BucketsOptions } from '../backups/index.js';
 import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
 import type { Schedule } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';

@@ -85,25 +85,38 @@ describe('CreateBackup and RestoreTableFromBackup', () => {
     const { BackupDetails } = await stack.client.send(
       new CreateBackupCommand({ TableName: 'Music', BackupName: 'music-1' }),
     );
-    expect(BackupDetails).toMatchObject({ BackupName: 'music-1', BackupStatus: 'CREATING', BackupType: 'USER' });
-    expect(BackupDetails!.BackupArn).toMatch(
-      new RegExp(`^${arnOf('Music')}/backup/\\d{14}-[0-9a-f]{8}$`),
-    );
+    expect(BackupDetails).toMatchObject({
+      BackupName: 'music-1',
+      BackupStatus: 'CREATING',
+      BackupType: 'USER',
+    });
+    expect(BackupDetails!.BackupArn).toMatch(new RegExp(`^${arnOf('Music')}/backup/\\d{14}-[0-9a-f]{8}$`));
     // Writes after the backup do not reach it.
     await stack.client.send(
       new PutItemCommand({ TableName: 'Music', Item: { artist: { S: 'late' }, song: { S: 'x' } } }),
     );
     const restored = await stack.client.send(
-      new RestoreTableFromBackupCommand({ TargetTableName: 'MusicCopy', BackupArn: BackupDetails!.BackupArn }),
+      new RestoreTableFromBackupCommand({
+        TargetTableName: 'MusicCopy',
+        BackupArn: BackupDetails!.BackupArn,
+      }),
     );
     expect(restored.TableDescription).toMatchObject({
       TableName: 'MusicCopy',
       TableStatus: 'CREATING',
-      RestoreSummary: { SourceBackupArn: BackupDetails!.BackupArn, SourceTableArn: arnOf('Music'), RestoreInProgress: true },
+      RestoreSummary: {
+        SourceBackupArn: BackupDetails!.BackupArn,
+        SourceTableArn: arnOf('Music'),
+        RestoreInProgress: true,
+      },
     });
     await stack.settled();
     const { Table } = await stack.client.send(new DescribeTableCommand({ TableName: 'MusicCopy' }));
-    expect(Table).toMatchObject({ TableStatus: 'ACTIVE', ItemCount: 30, RestoreSummary: { RestoreInProgress: false } });
+    expect(Table).toMatchObject({
+      TableStatus: 'ACTIVE',
+      ItemCount: 30,
+      RestoreSummary: { RestoreInProgress: false },
+    });
     expect(Table!.LocalSecondaryIndexes?.[0]?.IndexName).toBe('ByYear');
     const scan = await stack.client.send(new ScanCommand({ TableName: 'MusicCopy' }));
     expect(scan.Count).toBe(30);
@@ -130,11 +143,20 @@ describe('CreateBackup and RestoreTableFromBackup', () => {
 
   it('describes the backup with its source table and features', async () => {
     await musicTable();
-    const { BackupDetails } = await stack.client.send(new CreateBackupCommand({ TableName: arnOf('Music'), BackupName: 'bk1' }));
-    const { BackupDescription } = await stack.client.send(new DescribeBackupCommand({ BackupArn: BackupDetails!.BackupArn }));
+    const { BackupDetails } = await stack.client.send(
+      new CreateBackupCommand({ TableName: arnOf('Music'), BackupName: 'bk1' }),
+    );
+    const { BackupDescription } = await stack.client.send(
+      new DescribeBackupCommand({ BackupArn: BackupDetails!.BackupArn }),
+    );
     expect(BackupDescription).toMatchObject({
       BackupDetails: { BackupStatus: 'AVAILABLE', BackupName: 'bk1' },
-      SourceTableDetails: { TableName: 'Music', TableArn: arnOf('Music'), ItemCount: 30, BillingMode: 'PAY_PER_REQUEST' },
+      SourceTableDetails: {
+        TableName: 'Music',
+        TableArn: arnOf('Music'),
+        ItemCount: 30,
+        BillingMode: 'PAY_PER_REQUEST',
+      },
       SourceTableFeatureDetails: {
         LocalSecondaryIndexes: [{ IndexName: 'ByYear' }],
         GlobalSecondaryIndexes: [{ IndexName: 'ByGenre' }],
@@ -146,17 +168,21 @@ describe('CreateBackup and RestoreTableFromBackup', () => {
 
   it('restores with overrides: provisioned billing and no secondary indexes', async () => {
     await musicTable();
-    const { BackupDetails } = await stack.client.send(new CreateBackupCommand({ TableName: 'Music', BackupName: 'bk1' }));
-    await stack.client.send(
-      new RestoreTableFromBackupCommand({
-        TargetTableName: 'Plain',
-        BackupArn: BackupDetails!.BackupArn,
-        BillingModeOverride: 'PROVISIONED',
-        ProvisionedThroughputOverride: { ReadCapacityUnits: 5, WriteCapacityUnits: 7 },
-        GlobalSecondaryIndexOverride: [],
-        LocalSecondaryIndexOverride: [],
-      }),
-    ).catch((error: Error) => error);
+    const { BackupDetails } = await stack.client.send(
+      new CreateBackupCommand({ TableName: 'Music', BackupName: 'bk1' }),
+    );
+    await stack.client
+      .send(
+        new RestoreTableFromBackupCommand({
+          TargetTableName: 'Plain',
+          BackupArn: BackupDetails!.BackupArn,
+          BillingModeOverride: 'PROVISIONED',
+          ProvisionedThroughputOverride: { ReadCapacityUnits: 5, WriteCapacityUnits: 7 },
+          GlobalSecondaryIndexOverride: [],
+          LocalSecondaryIndexOverride: [],
+        }),
+      )
+      .catch((error: Error) => error);
     // Empty index lists are refused by CreateTable's validation, as the service refuses them.
     await stack.client.send(
       new RestoreTableFromBackupCommand({
@@ -178,9 +204,13 @@ describe('CreateBackup and RestoreTableFromBackup', () => {
 
   it('answers TableAlreadyExistsException, BackupNotFoundException and TableNotFoundException', async () => {
     await musicTable();
-    const { BackupDetails } = await stack.client.send(new CreateBackupCommand({ TableName: 'Music', BackupName: 'bk1' }));
+    const { BackupDetails } = await stack.client.send(
+      new CreateBackupCommand({ TableName: 'Music', BackupName: 'bk1' }),
+    );
     await expect(
-      stack.client.send(new RestoreTableFromBackupCommand({ TargetTableName: 'Music', BackupArn: BackupDetails!.BackupArn })),
+      stack.client.send(
+        new RestoreTableFromBackupCommand({ TargetTableName: 'Music', BackupArn: BackupDetails!.BackupArn }),
+      ),
     ).rejects.toMatchObject({ name: 'TableAlreadyExistsException', message: 'Table already exists: Music' });
     const missing = `${arnOf('Music')}/backup/01700000000000-00000000`;
     await expect(stack.client.send(new DescribeBackupCommand({ BackupArn: missing }))).rejects.toMatchObject({
@@ -204,7 +234,9 @@ describe('CreateBackup and RestoreTableFromBackup', () => {
 
   it('deletes a backup: DELETED in the answer, then not found', async () => {
     await musicTable();
-    const { BackupDetails } = await stack.client.send(new CreateBackupCommand({ TableName: 'Music', BackupName: 'bk1' }));
+    const { BackupDetails } = await stack.client.send(
+      new CreateBackupCommand({ TableName: 'Music', BackupName: 'bk1' }),
+    );
     const arn = BackupDetails!.BackupArn!;
     const { BackupDescription } = await stack.client.send(new DeleteBackupCommand({ BackupArn: arn }));
     expect(BackupDescription?.BackupDetails?.BackupStatus).toBe('DELETED');
@@ -215,9 +247,15 @@ describe('CreateBackup and RestoreTableFromBackup', () => {
 
   it('answers BackupInUseException for a backup being restored from', async () => {
     await musicTable();
-    const { BackupDetails } = await stack.client.send(new CreateBackupCommand({ TableName: 'Music', BackupName: 'bk1' }));
-    await stack.client.send(new RestoreTableFromBackupCommand({ TargetTableName: 'Copy', BackupArn: BackupDetails!.BackupArn }));
-    await expect(stack.client.send(new DeleteBackupCommand({ BackupArn: BackupDetails!.BackupArn }))).rejects.toMatchObject({
+    const { BackupDetails } = await stack.client.send(
+      new CreateBackupCommand({ TableName: 'Music', BackupName: 'bk1' }),
+    );
+    await stack.client.send(
+      new RestoreTableFromBackupCommand({ TargetTableName: 'Copy', BackupArn: BackupDetails!.BackupArn }),
+    );
+    await expect(
+      stack.client.send(new DeleteBackupCommand({ BackupArn: BackupDetails!.BackupArn })),
+    ).rejects.toMatchObject({
       name: 'BackupInUseException',
     });
     await stack.settled();
@@ -231,14 +269,20 @@ describe('ListBackups', () => {
     const arns: string[] = [];
     for (let i = 0; i < 5; i++) {
       await stack.advance(1000);
-      const { BackupDetails } = await stack.client.send(new CreateBackupCommand({ TableName: 'Music', BackupName: `bk${i}` }));
+      const { BackupDetails } = await stack.client.send(
+        new CreateBackupCommand({ TableName: 'Music', BackupName: `bk${i}` }),
+      );
       arns.push(BackupDetails!.BackupArn!);
     }
     const first = await stack.client.send(new ListBackupsCommand({ TableName: 'Music', Limit: 2 }));
     expect(first.BackupSummaries?.map((summary) => summary.BackupArn)).toEqual(arns.slice(0, 2));
     expect(first.LastEvaluatedBackupArn).toBe(arns[1]);
     const second = await stack.client.send(
-      new ListBackupsCommand({ TableName: 'Music', Limit: 3, ExclusiveStartBackupArn: first.LastEvaluatedBackupArn }),
+      new ListBackupsCommand({
+        TableName: 'Music',
+        Limit: 3,
+        ExclusiveStartBackupArn: first.LastEvaluatedBackupArn,
+      }),
     );
     expect(second.BackupSummaries?.map((summary) => summary.BackupArn)).toEqual(arns.slice(2));
     expect(second.LastEvaluatedBackupArn).toBeUndefined();
@@ -250,8 +294,12 @@ describe('ListBackups', () => {
       }),
     );
     expect(ranged.BackupSummaries?.map((summary) => summary.BackupName)).toEqual(['bk1', 'bk2']);
-    expect((await stack.client.send(new ListBackupsCommand({ BackupType: 'SYSTEM' }))).BackupSummaries).toEqual([]);
-    expect((await stack.client.send(new ListBackupsCommand({ TableName: 'Other' }))).BackupSummaries).toEqual([]);
+    expect(
+      (await stack.client.send(new ListBackupsCommand({ BackupType: 'SYSTEM' }))).BackupSummaries,
+    ).toEqual([]);
+    expect((await stack.client.send(new ListBackupsCommand({ TableName: 'Other' }))).BackupSummaries).toEqual(
+      [],
+    );
   });
 
   it('lists the SYSTEM backup a table with point-in-time recovery leaves when deleted', async () => {
@@ -265,7 +313,11 @@ describe('ListBackups', () => {
     await stack.client.send(new DeleteTableCommand({ TableName: 'Music' }));
     const { BackupSummaries } = await stack.client.send(new ListBackupsCommand({ BackupType: 'ALL' }));
     expect(BackupSummaries).toHaveLength(1);
-    expect(BackupSummaries![0]).toMatchObject({ BackupType: 'SYSTEM', TableName: 'Music', BackupStatus: 'AVAILABLE' });
+    expect(BackupSummaries![0]).toMatchObject({
+      BackupType: 'SYSTEM',
+      TableName: 'Music',
+      BackupStatus: 'AVAILABLE',
+    });
     expect(BackupSummaries![0]!.BackupExpiryDateTime).toBeDefined();
   });
 });

@@ -40,12 +40,31 @@ beforeEach(() => stack.reset());
 
 /** Items that stress the formats: 38 digits, binary, sets, empty strings, nesting, odd names. */
 const tricky: Record<string, AttributeValue>[] = [
-  { pk: { S: 'n' }, big: { N: '12345678901234567890123456789012345678' }, tiny: { N: '-1.5E-120' }, round: { N: '600' } },
-  { pk: { S: 'b' }, bin: { B: Uint8Array.from([0, 1, 2, 255]) }, bs: { BS: [Uint8Array.from([1]), Uint8Array.from([2, 3])] } },
-  { pk: { S: 's' }, ss: { SS: ['x', 'y'] }, ns: { NS: ['1', '99999999999999999999999999999999999999'] }, empty: { S: '' } },
+  {
+    pk: { S: 'n' },
+    big: { N: '12345678901234567890123456789012345678' },
+    tiny: { N: '-1.5E-120' },
+    round: { N: '600' },
+  },
+  {
+    pk: { S: 'b' },
+    bin: { B: Uint8Array.from([0, 1, 2, 255]) },
+    bs: { BS: [Uint8Array.from([1]), Uint8Array.from([2, 3])] },
+  },
+  {
+    pk: { S: 's' },
+    ss: { SS: ['x', 'y'] },
+    ns: { NS: ['1', '99999999999999999999999999999999999999'] },
+    empty: { S: '' },
+  },
   {
     pk: { S: 'm' },
-    map: { M: { ['__proto__']: { S: 'data' }, list: { L: [{ NULL: true }, { BOOL: false }, { M: {} }, { L: [] }] } } },
+    map: {
+      M: {
+        ['__proto__']: { S: 'data' },
+        list: { L: [{ NULL: true }, { BOOL: false }, { M: {} }, { L: [] }] },
+      },
+    },
     'with space': { S: 'é 漢字 "quoted"\n' },
   },
 ];
@@ -83,7 +102,12 @@ async function exportTable(format: 'DYNAMODB_JSON' | 'ION', prefix = 'snap') {
     .ExportDescription!;
 }
 
-async function importInto(table: string, prefix: string, format: 'DYNAMODB_JSON' | 'ION' | 'CSV', extra = {}) {
+async function importInto(
+  table: string,
+  prefix: string,
+  format: 'DYNAMODB_JSON' | 'ION' | 'CSV',
+  extra = {},
+) {
   const { ImportTableDescription } = await stack.client.send(
     new ImportTableCommand({
       S3BucketSource: { S3Bucket: 'exports', S3KeyPrefix: prefix },
@@ -100,8 +124,9 @@ async function importInto(table: string, prefix: string, format: 'DYNAMODB_JSON'
   );
   expect(ImportTableDescription?.ImportStatus).toBe('IN_PROGRESS');
   await stack.settled();
-  return (await stack.client.send(new DescribeImportCommand({ ImportArn: ImportTableDescription!.ImportArn })))
-    .ImportTableDescription!;
+  return (
+    await stack.client.send(new DescribeImportCommand({ ImportArn: ImportTableDescription!.ImportArn }))
+  ).ImportTableDescription!;
 }
 
 const sortedItems = async (table: string) =>
@@ -168,11 +193,16 @@ describe('ExportTableToPointInTime (FULL_EXPORT)', () => {
       createHash('md5').update(summaryText).digest('hex'),
     );
     const filesText = readFileSync(join(folder, 'manifest-files.json'), 'utf8');
-    const entries = filesText.trim().split('\n').map((line) => JSON.parse(line));
+    const entries = filesText
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(entries.reduce((sum, entry) => sum + entry.itemCount, 0)).toBe(4);
     for (const entry of entries) {
       expect(Object.keys(entry)).toEqual(['itemCount', 'md5Checksum', 'etag', 'dataFileS3Key']);
-      expect(entry.dataFileS3Key).toMatch(new RegExp(`^snap/AWSDynamoDB/${exportId}/data/[a-z2-7]{26}\\.json\\.gz$`));
+      expect(entry.dataFileS3Key).toMatch(
+        new RegExp(`^snap/AWSDynamoDB/${exportId}/data/[a-z2-7]{26}\\.json\\.gz$`),
+      );
       const body = readFileSync(join(bucketsDir, 'exports', entry.dataFileS3Key));
       expect(entry.md5Checksum).toBe(createHash('md5').update(body).digest('base64'));
       expect(entry.etag).toBe(createHash('md5').update(body).digest('hex'));
@@ -188,10 +218,16 @@ describe('ExportTableToPointInTime (FULL_EXPORT)', () => {
     await stack.advance('1m');
     await stack.client.send(new DeleteItemCommand({ TableName: 'Source', Key: { pk: { S: 'n' } } }));
     const { ExportDescription } = await stack.client.send(
-      new ExportTableToPointInTimeCommand({ TableArn: arnOf('Source'), S3Bucket: 'exports', ExportTime: new Date(then) }),
+      new ExportTableToPointInTimeCommand({
+        TableArn: arnOf('Source'),
+        S3Bucket: 'exports',
+        ExportTime: new Date(then),
+      }),
     );
     await stack.settled();
-    const done = await stack.client.send(new DescribeExportCommand({ ExportArn: ExportDescription!.ExportArn }));
+    const done = await stack.client.send(
+      new DescribeExportCommand({ ExportArn: ExportDescription!.ExportArn }),
+    );
     expect(done.ExportDescription).toMatchObject({ ExportStatus: 'COMPLETED', ItemCount: 4 });
   });
 
@@ -209,7 +245,9 @@ describe('ExportTableToPointInTime (FULL_EXPORT)', () => {
       }),
     );
     await expect(
-      stack.client.send(new ExportTableToPointInTimeCommand({ TableArn: arnOf('NoPitr'), S3Bucket: 'exports' })),
+      stack.client.send(
+        new ExportTableToPointInTimeCommand({ TableArn: arnOf('NoPitr'), S3Bucket: 'exports' }),
+      ),
     ).rejects.toMatchObject({
       name: 'PointInTimeRecoveryUnavailableException',
       message: "Point in time recovery is not enabled for table 'NoPitr'",
@@ -239,7 +277,10 @@ describe('ExportTableToPointInTime (FULL_EXPORT)', () => {
       }),
     );
     await stack.client.send(
-      new UpdateContinuousBackupsCommand({ TableName: 'Source', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+      new UpdateContinuousBackupsCommand({
+        TableName: 'Source',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      }),
     );
     const description = await exportTable('DYNAMODB_JSON', 'empty');
     expect(description).toMatchObject({ ExportStatus: 'COMPLETED', ItemCount: 0, BilledSizeBytes: 0 });
@@ -254,7 +295,9 @@ describe('ExportTableToPointInTime (FULL_EXPORT)', () => {
     await sourceTable();
     const first = await exportTable('DYNAMODB_JSON');
     const second = await exportTable('ION');
-    const { ExportSummaries } = await stack.client.send(new ListExportsCommand({ TableArn: arnOf('Source') }));
+    const { ExportSummaries } = await stack.client.send(
+      new ListExportsCommand({ TableArn: arnOf('Source') }),
+    );
     expect(ExportSummaries).toEqual([
       { ExportArn: first.ExportArn, ExportStatus: 'COMPLETED', ExportType: 'FULL_EXPORT' },
       { ExportArn: second.ExportArn, ExportStatus: 'COMPLETED', ExportType: 'FULL_EXPORT' },
@@ -288,7 +331,9 @@ describe('INCREMENTAL_EXPORT', () => {
     await sourceTable();
     await stack.advance('1m');
     const from = stack.clock.now();
-    await stack.client.send(new PutItemCommand({ TableName: 'Source', Item: { pk: { S: 'n' }, v: { N: '2' } } }));
+    await stack.client.send(
+      new PutItemCommand({ TableName: 'Source', Item: { pk: { S: 'n' }, v: { N: '2' } } }),
+    );
     await stack.client.send(new PutItemCommand({ TableName: 'Source', Item: { pk: { S: 'new' } } }));
     await stack.client.send(new DeleteItemCommand({ TableName: 'Source', Key: { pk: { S: 'b' } } }));
     // Inserted then deleted within the window: nothing.
@@ -306,31 +351,53 @@ describe('INCREMENTAL_EXPORT', () => {
           S3Bucket: 'exports',
           S3Prefix: `inc-${view}`,
           ExportType: 'INCREMENTAL_EXPORT',
-          IncrementalExportSpecification: { ExportFromTime: new Date(from), ExportToTime: new Date(to), ExportViewType: view },
+          IncrementalExportSpecification: {
+            ExportFromTime: new Date(from),
+            ExportToTime: new Date(to),
+            ExportViewType: view,
+          },
         }),
       );
       await stack.settled();
-      const done = (await stack.client.send(new DescribeExportCommand({ ExportArn: ExportDescription!.ExportArn })))
-        .ExportDescription!;
-      expect(done).toMatchObject({ ExportStatus: 'COMPLETED', ItemCount: 3, ExportType: 'INCREMENTAL_EXPORT' });
+      const done = (
+        await stack.client.send(new DescribeExportCommand({ ExportArn: ExportDescription!.ExportArn }))
+      ).ExportDescription!;
+      expect(done).toMatchObject({
+        ExportStatus: 'COMPLETED',
+        ItemCount: 3,
+        ExportType: 'INCREMENTAL_EXPORT',
+      });
       const exportId = done.ExportArn!.split('/export/')[1]!;
       const summary = JSON.parse(
-        readFileSync(join(bucketsDir, 'exports', `inc-${view}`, 'AWSDynamoDB', exportId, 'manifest-summary.json'), 'utf8'),
+        readFileSync(
+          join(bucketsDir, 'exports', `inc-${view}`, 'AWSDynamoDB', exportId, 'manifest-summary.json'),
+          'utf8',
+        ),
       );
       expect(summary).toMatchObject({ exportType: 'INCREMENTAL_EXPORT', outputView: view, itemCount: 3 });
-      const records = readFileSync(join(bucketsDir, 'exports', `inc-${view}`, 'AWSDynamoDB', exportId, 'manifest-files.json'), 'utf8')
+      const records = readFileSync(
+        join(bucketsDir, 'exports', `inc-${view}`, 'AWSDynamoDB', exportId, 'manifest-files.json'),
+        'utf8',
+      )
         .trim()
         .split('\n')
         .flatMap((line) => {
           const key = JSON.parse(line).dataFileS3Key as string;
           expect(key.startsWith(`inc-${view}/AWSDynamoDB/data/`)).toBe(true);
-          return gunzipSync(readFileSync(join(bucketsDir, 'exports', key))).toString().trim().split('\n');
+          return gunzipSync(readFileSync(join(bucketsDir, 'exports', key)))
+            .toString()
+            .trim()
+            .split('\n');
         })
         .map((line) => JSON.parse(line))
         .sort((a, b) => (a.Keys.pk.S < b.Keys.pk.S ? -1 : 1));
       const withOld = view === 'NEW_AND_OLD_IMAGES';
       expect(records.map((record) => ({ ...record, Metadata: undefined }))).toEqual([
-        { Metadata: undefined, Keys: { pk: { S: 'b' } }, ...(withOld ? { OldImage: expect.objectContaining({ pk: { S: 'b' } }) } : {}) },
+        {
+          Metadata: undefined,
+          Keys: { pk: { S: 'b' } },
+          ...(withOld ? { OldImage: expect.objectContaining({ pk: { S: 'b' } }) } : {}),
+        },
         {
           Metadata: undefined,
           Keys: { pk: { S: 'n' } },
@@ -357,7 +424,10 @@ describe('INCREMENTAL_EXPORT', () => {
           TableArn: arnOf('Source'),
           S3Bucket: 'exports',
           ExportType: 'INCREMENTAL_EXPORT',
-          IncrementalExportSpecification: { ExportFromTime: new Date(now - 600_000), ExportToTime: new Date(now) },
+          IncrementalExportSpecification: {
+            ExportFromTime: new Date(now - 600_000),
+            ExportToTime: new Date(now),
+          },
         }),
       ),
     ).rejects.toMatchObject({ name: 'InvalidExportTimeException' });
@@ -372,7 +442,12 @@ describe('ImportTable', () => {
   };
 
   it('counts bad lines, logs them, goes on, and ends FAILED with the good items kept', async () => {
-    put('mixed/a.json.gz', gzipSync('{"Item":{"pk":{"S":"m1"}}}{"Item":{"pk":{"S":"m2"}}}\n{"pk":{"S":"bare"}}\n{"Item":{"pk":{"N":"1"}}}\n\n{"Item":{"pk":{"S":"m3"},"n":{"N":"1e500"}}}\n'));
+    put(
+      'mixed/a.json.gz',
+      gzipSync(
+        '{"Item":{"pk":{"S":"m1"}}}{"Item":{"pk":{"S":"m2"}}}\n{"pk":{"S":"bare"}}\n{"Item":{"pk":{"N":"1"}}}\n\n{"Item":{"pk":{"S":"m3"},"n":{"N":"1e500"}}}\n',
+      ),
+    );
     const imported = await importInto('Mixed', 'mixed/', 'DYNAMODB_JSON');
     expect(imported).toMatchObject({
       ImportStatus: 'FAILED',
@@ -426,7 +501,10 @@ describe('ImportTable', () => {
     );
     const imported = await importInto('Zstd', 'zstd/', 'DYNAMODB_JSON', { InputCompressionType: 'ZSTD' });
     expect(imported).toMatchObject({ ProcessedItemCount: 4, ImportedItemCount: 2, ErrorCount: 2 });
-    expect((await sortedItems('Zstd'))[0]).toEqual({ pk: { S: 'z1' }, n: { N: '12345678901234567890123456789012345678' } });
+    expect((await sortedItems('Zstd'))[0]).toEqual({
+      pk: { S: 'z1' },
+      n: { N: '12345678901234567890123456789012345678' },
+    });
   });
 
   it('fails with S3NoSuchBucket and leaves no table', async () => {
@@ -447,7 +525,11 @@ describe('ImportTable', () => {
     const { ImportTableDescription: done } = await stack.client.send(
       new DescribeImportCommand({ ImportArn: ImportTableDescription!.ImportArn }),
     );
-    expect(done).toMatchObject({ ImportStatus: 'FAILED', FailureCode: 'S3NoSuchBucket', TableArn: arnOf('Never') });
+    expect(done).toMatchObject({
+      ImportStatus: 'FAILED',
+      FailureCode: 'S3NoSuchBucket',
+      TableArn: arnOf('Never'),
+    });
     expect((await stack.client.send(new ListTablesCommand({}))).TableNames).not.toContain('Never');
     const { ImportSummaryList } = await stack.client.send(new ListImportsCommand({}));
     expect(ImportSummaryList?.map((summary) => summary.ImportStatus)).toEqual(['FAILED']);

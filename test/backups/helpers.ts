@@ -1,11 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { startStack, type TestStack } from '../../infra/testing/index.js';
 
 /** A test stack on a virtual clock whose buckets are folders of a temp dir (bucket `exports` made). */
-export async function backupStack(): Promise<{ stack: TestStack; bucketsDir: string; close: () => Promise<void> }> {
+export async function backupStack(): Promise<{
+  stack: TestStack;
+  bucketsDir: string;
+  close: () => Promise<void>;
+}> {
   const bucketsDir = mkdtempSync(join(tmpdir(), 'eddy-buckets-'));
   mkdirSync(join(bucketsDir, 'exports'));
   const stack = await startStack({}, { buckets: { directory: bucketsDir } });
@@ -22,7 +25,3 @@ export async function backupStack(): Promise<{ stack: TestStack; bucketsDir: str
 export const ACCOUNT = '000000000000';
 export const REGION = 'us-east-1';
 export const arnOf = (table: string) => `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${table}`;
-
-/** Keeps `waitUntilTableExists` imported for readers who want the SDK's waiter instead. */
-export type Waiter = typeof waitUntilTableExists;
-export type Client = DynamoDBClient;

@@ -49,7 +49,9 @@ const enable = (name = 'Ledger', days?: number) =>
     }),
   );
 const put = (id: string, value: number) =>
-  stack.client.send(new PutItemCommand({ TableName: 'Ledger', Item: { id: { S: id }, v: { N: String(value) } } }));
+  stack.client.send(
+    new PutItemCommand({ TableName: 'Ledger', Item: { id: { S: id }, v: { N: String(value) } } }),
+  );
 const scanAll = async (table: string) =>
   Object.fromEntries(
     ((await stack.client.send(new ScanCommand({ TableName: table }))).Items ?? []).map((item) => [
@@ -73,7 +75,9 @@ describe('UpdateContinuousBackups and DescribeContinuousBackups', () => {
       RecoveryPeriodInDays: 7,
     });
     await stack.advance('10d');
-    const later = await stack.client.send(new DescribeContinuousBackupsCommand({ TableName: arnOf('Ledger') }));
+    const later = await stack.client.send(
+      new DescribeContinuousBackupsCommand({ TableName: arnOf('Ledger') }),
+    );
     const description = later.ContinuousBackupsDescription!.PointInTimeRecoveryDescription!;
     const now = stack.clock.now();
     expect(description.EarliestRestorableDateTime!.getTime()).toBe(now - 7 * 86_400_000);
@@ -91,7 +95,9 @@ describe('UpdateContinuousBackups and DescribeContinuousBackups', () => {
   });
 
   it('answers TableNotFoundException for a missing table', async () => {
-    await expect(stack.client.send(new DescribeContinuousBackupsCommand({ TableName: 'Nope' }))).rejects.toMatchObject({
+    await expect(
+      stack.client.send(new DescribeContinuousBackupsCommand({ TableName: 'Nope' })),
+    ).rejects.toMatchObject({
       name: 'TableNotFoundException',
       message: 'Table not found: Nope',
     });
@@ -133,7 +139,11 @@ describe('RestoreTableToPointInTime', () => {
     await createTable();
     await expect(
       stack.client.send(
-        new RestoreTableToPointInTimeCommand({ SourceTableName: 'Ledger', TargetTableName: 'Tgt', UseLatestRestorableTime: true }),
+        new RestoreTableToPointInTimeCommand({
+          SourceTableName: 'Ledger',
+          TargetTableName: 'Tgt',
+          UseLatestRestorableTime: true,
+        }),
       ),
     ).rejects.toMatchObject({
       name: 'PointInTimeRecoveryUnavailableException',
@@ -159,7 +169,11 @@ describe('RestoreTableToPointInTime', () => {
     await stack.advance('10m');
     await stack.client.send(new DeleteTableCommand({ TableName: 'Ledger' }));
     await stack.client.send(
-      new RestoreTableToPointInTimeCommand({ SourceTableArn: arnOf('Ledger'), TargetTableName: 'Revived', UseLatestRestorableTime: true }),
+      new RestoreTableToPointInTimeCommand({
+        SourceTableArn: arnOf('Ledger'),
+        TargetTableName: 'Revived',
+        UseLatestRestorableTime: true,
+      }),
     );
     await stack.settled();
     expect(await scanAll('Revived')).toEqual({ kept: 7 });
@@ -187,7 +201,9 @@ describe('RestoreTableToPointInTime', () => {
           for (const write of writes) {
             await stack.advance(write.gapMs);
             if (write.value === undefined) {
-              await stack.client.send(new DeleteItemCommand({ TableName: 'Ledger', Key: { id: { S: write.id } } }));
+              await stack.client.send(
+                new DeleteItemCommand({ TableName: 'Ledger', Key: { id: { S: write.id } } }),
+              );
               const { [write.id]: _, ...rest } = state;
               state = rest;
             } else {
@@ -199,7 +215,9 @@ describe('RestoreTableToPointInTime', () => {
           await stack.advance('6m');
           const end = model[model.length - 1]!.at;
           // A whole second of the window: the state after every write at or before it.
-          const second = Math.ceil(start / 1000) + Math.floor(pick * (Math.floor(end / 1000) + 1 - Math.ceil(start / 1000)));
+          const second =
+            Math.ceil(start / 1000) +
+            Math.floor(pick * (Math.floor(end / 1000) + 1 - Math.ceil(start / 1000)));
           const expected = [...model].reverse().find((entry) => entry.at <= second * 1000)?.state ?? {};
           await stack.client.send(
             new RestoreTableToPointInTimeCommand({
