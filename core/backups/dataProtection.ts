@@ -130,6 +130,10 @@ export class DataProtection {
     if (history === undefined) return;
     this.histories.delete(table.tableId);
     const now = this.engine.clock.now();
+    // A start replaying the log meets deletions the data directory already recorded.
+    for (const known of this.backups.values())
+      if (known.type === 'SYSTEM' && known.schema.tableId === table.tableId && known.createdAt === now)
+        return;
     const frozen = table.items.freeze();
     const schema = schemaOf(table);
     this.deletedTables.set(table.arn, {

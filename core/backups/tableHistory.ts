@@ -122,6 +122,20 @@ export class TableHistory {
     return changes;
   }
 
+  /**
+   * The retained changes as they are now, copied in O(changes) without serialising (the data
+   * directory writes them after the snapshot they belong to, docs/backups.md §8).
+   */
+  copy(): HistoryEntries {
+    const from = this.head;
+    return {
+      times: this.times.slice(from),
+      keys: this.keys.slice(from),
+      olds: this.olds.slice(from),
+      news: this.news.slice(from),
+    };
+  }
+
   /** Every retained change, oldest first (the data directory writes them). */
   *entries(): Generator<{ at: number; itemKey: string; old: StoredItem | null; next: StoredItem | null }> {
     for (let at = this.head; at < this.times.length; at++)
@@ -135,4 +149,12 @@ export interface IncrementalChange {
   next: StoredItem | null;
   /** Time of the key's last change in the window (epoch ms). */
   at: number;
+}
+
+/** Parallel arrays of changes, oldest first (`TableHistory.copy`). */
+export interface HistoryEntries {
+  readonly times: readonly number[];
+  readonly keys: readonly string[];
+  readonly olds: readonly (StoredItem | null)[];
+  readonly news: readonly (StoredItem | null)[];
 }

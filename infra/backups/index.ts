@@ -3,6 +3,7 @@ import { type Buckets, type BucketsOptions, bucketsOf } from './buckets.js';
 import { BucketExportTarget, type ExportWriterOptions } from './exportWriter.js';
 import { BucketImportSource } from './importReader.js';
 
+export { BackupStore } from './backupStore.js';
 export { type Buckets, type BucketsOptions, bucketsOf } from './buckets.js';
 export { BucketExportTarget, type ExportWriterOptions } from './exportWriter.js';
 export { BucketImportSource } from './importReader.js';

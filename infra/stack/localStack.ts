@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Clock, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
@@ -11,7 +11,7 @@ import {
 } from '../../streams/mapping/index.js';
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
 import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
-import { attachBuckets, type BucketsOptions } from '../backups/index.js';
+import { attachBuckets, BackupStore, type BucketsOptions } from '../backups/index.js';
 import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
@@ -189,8 +189,17 @@ export class LocalStack {
     });
     // The change log attaches before any table exists: it sees every write.
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
+    // Backups and PITR histories load first: the log's replay adds to the histories.
+    const backupStore =
+      options.dataDir === undefined
+        ? undefined
+        : BackupStore.open(engine, join(resolve(options.dataDir.path), 'backups'), logger);
     const persistence =
       options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
+    if (persistence !== undefined && backupStore !== undefined) {
+      backupStore.recovered(persistence.recovery.snapshotLsn);
+      persistence.onSnapshot((lsn) => backupStore.snapshotTaken(lsn));
+    }
     attachBuckets(
       engine,
       options.buckets ?? {
@@ -246,6 +255,7 @@ export class LocalStack {
     );
     // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
     stack.closers.push(
+      () => backupStore?.close(),
       () => persistence?.close(),
       () => functions.close(),
       () => stack.gsiMaintainer?.close(),
