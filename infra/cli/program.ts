@@ -15,6 +15,7 @@ import {
   type Durability,
   IncompleteDataError,
 } from '../persistence/index.js';
+import { addBackupCommand } from './commands/backup.js';
 import { addBuildCommand } from './commands/build.js';
 import { addDataCommand } from './commands/data.js';
 import { addEventCommand } from './commands/event.js';
@@ -22,6 +23,7 @@ import { addInvokeCommand } from './commands/invoke.js';
 import { addMappingsCommand } from './commands/mappings.js';
 import { addRecordCommand } from './commands/record.js';
 import { addSynthCommand } from './commands/synth.js';
+import { addExportCommand, addImportCommand } from './commands/transfer.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
 import { type RunningEddy, serve } from './serve.js';
 
@@ -230,6 +232,11 @@ export function createProgram(io: CliIo): Command {
   addEventCommand(program, io);
   // `eddy mappings [disable|enable NAME]`: the event source mappings of a running eddy.
   addMappingsCommand(program, io);
+  // `eddy backup ls|create|restore`, `eddy export`, `eddy import`: backups, exports and imports
+  // of a running eddy through the DynamoDB API (docs/backups.md).
+  addBackupCommand(program, io);
+  addExportCommand(program, io);
+  addImportCommand(program, io);
 
   // serve is the default command, so `eddy serv --port 0` would reach it with `serv` as an
   // argument (or fail first on an option serve does not know): it is an unknown command.
