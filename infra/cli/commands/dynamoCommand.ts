@@ -30,7 +30,7 @@ export async function runDynamo(
   let endpoint: string | undefined;
   try {
     checkCredentialFlags(options);
-    const { config } = await optionalConfig(options.config, io.cwd);
+    const { config } = await optionalConfig(options, io.cwd);
     const { clientConfig, serviceTarget } = await import('../../replay/serviceTarget.js');
     const target = serviceTarget(options, config);
     endpoint = target.endpoint;
