@@ -167,7 +167,10 @@ export class DataProtection {
   /** Drops what outlived its recovery period (SYSTEM backups, deleted tables' histories). */
   expire(now: number): void {
     for (const [arn, backup] of this.backups)
-      if (backup.expiresAt !== undefined && backup.expiresAt <= now) this.backups.delete(arn);
+      if (backup.expiresAt !== undefined && backup.expiresAt <= now) {
+        this.backups.delete(arn);
+        this.store?.deleteBackup?.(backup);
+      }
     for (const [arn, deleted] of this.deletedTables)
       if (deleted.deletedAt + deleted.history.periodDays * DAY_MS <= now) this.deletedTables.delete(arn);
   }

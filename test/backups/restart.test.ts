@@ -206,6 +206,28 @@ describe('a restart with a data directory', () => {
     await host.close();
   });
 
+  it("removes a deleted table's SYSTEM backup and its items when the recovery period ends", async () => {
+    dir = tempDir('eddy-backups-restart-');
+    const host = await openHost(dir.path, START);
+    await notesWithHistory(host);
+    host.engine.execute('UpdateContinuousBackups', {
+      TableName: 'Notes',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 1 },
+    });
+    host.engine.execute('DeleteTable', { TableName: 'Notes' });
+    await host.engine.settled();
+    const listed = () =>
+      (host.engine.execute('ListBackups', { BackupType: 'SYSTEM' }) as { BackupSummaries: unknown[] })
+        .BackupSummaries;
+    expect(listed()).toEqual([expect.objectContaining({ BackupName: 'Notes$DeletedTableBackup' })]);
+    await host.store.close();
+    expect(readdirSync(join(dir.path, 'backups', 'items'))).toHaveLength(1);
+    await host.clock.advance('25h');
+    expect(listed()).toEqual([]);
+    expect(readdirSync(join(dir.path, 'backups', 'items'))).toEqual([]);
+    await host.close();
+  });
+
   it('restores to a time before the restart, from the snapshot and the log after it', async () => {
     dir = tempDir('eddy-backups-restart-');
     let host = await openHost(dir.path, START);
