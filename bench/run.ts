@@ -16,6 +16,7 @@ const benches: { file: string; title: string }[] = [
   { file: 'mappings', title: 'event source mappings' },
   { file: 'archive', title: 'archival' },
   { file: 'gsi', title: 'global secondary indexes' },
+  { file: 'workload', title: 'workloads over HTTP: GSIs, streams with handlers, TTL' },
   { file: 'persistence', title: 'persistence' },
   { file: 'startup', title: 'startup (the installed package)' },
 ];
