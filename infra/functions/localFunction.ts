@@ -184,7 +184,12 @@ export class LocalFunction implements MappedFunction {
     };
     const write = (level: LogLevel, message: string) =>
       emit(formatLogLine(Date.now(), requestId, level, message));
-    emit(startLine(requestId));
+    // Nothing keeps the lines of a function without an invocation log or a sink (the
+    // gsi-maintainer): it runs without them, and without the console scope that would route its
+    // output into them. That scope is an AsyncLocalStorage, and once one is entered Node 20 runs
+    // async hooks on every promise and callback of the process, requests included.
+    const observed = this.log.limit > 0 || sink !== undefined;
+    if (observed) emit(startLine(requestId));
     this.running++;
     let outcome: WorkerOutcome;
     try {
@@ -195,19 +200,21 @@ export class LocalFunction implements MappedFunction {
         outcome =
           this.pool !== undefined
             ? await this.inWorker(event, requestId, write)
-            : await this.inProcess(event, requestId, startedAt, write);
+            : await this.inProcess(event, requestId, startedAt, observed ? write : undefined);
       }
     } finally {
       this.running--;
     }
     const durationMs = performance.now() - started;
     // The runtime logs a failed invocation's error as an ERROR line (Lambda's "Invoke Error").
-    if (!outcome.ok) {
-      const { errorType, errorMessage } = outcome.error;
-      write('ERROR', `Invoke Error \t${JSON.stringify({ errorType, errorMessage })}`);
+    if (observed) {
+      if (!outcome.ok) {
+        const { errorType, errorMessage } = outcome.error;
+        write('ERROR', `Invoke Error \t${JSON.stringify({ errorType, errorMessage })}`);
+      }
+      emit(endLine(requestId));
+      emit(reportLine(requestId, durationMs, this.memory));
     }
-    emit(endLine(requestId));
-    emit(reportLine(requestId, durationMs, this.memory));
     const entry: InvocationLogEntry = outcome.ok
       ? {
           requestId,
@@ -239,7 +246,7 @@ export class LocalFunction implements MappedFunction {
     event: unknown,
     requestId: string,
     startedAt: number,
-    write: (level: LogLevel, message: string) => void,
+    write: ((level: LogLevel, message: string) => void) | undefined,
   ): Promise<WorkerOutcome> {
     const clock = this.environment.clock;
     let handler: LambdaHandler;
@@ -269,7 +276,8 @@ export class LocalFunction implements MappedFunction {
         () => resolve({ ok: false, error: timedOut(this.timeoutMs) }),
         this.timeoutMs,
       );
-      inInvocation(requestId, write, () => runHandler(handler, event, context)).then(
+      const run = () => runHandler(handler, event, context);
+      (write === undefined ? run() : inInvocation(requestId, write, run)).then(
         (result) => {
           clock.clearTimeout(timer);
           resolve({ ok: true, result });
