@@ -65,6 +65,8 @@ export interface LocalFunctionEnvironment {
   readonly region: string;
   /** Where log lines go as they are written (`eddy serve` prints them); they are also kept per invocation. */
   readonly logSink?: (functionName: string, line: string) => void;
+  /** Invocations the log keeps when the definition does not say (default 1000). */
+  readonly logLimit?: number;
 }
 
 /** Lines one invocation keeps in its log entry (the sink sees them all). */
@@ -99,7 +101,7 @@ export class LocalFunction implements MappedFunction {
     this.functionArn = `arn:aws:lambda:${environment.region}:${environment.accountId}:function:${definition.name}`;
     this.timeoutMs = (definition.timeout ?? 3) * 1000;
     this.memory = definition.memorySize ?? 128;
-    this.log = new InvocationLog(definition.logLimit);
+    this.log = new InvocationLog(definition.logLimit ?? environment.logLimit);
     if (definition.handler !== undefined)
       this.handlerPromise = Promise.resolve(definition.handler as LambdaHandler);
     if (definition.isolation !== 'worker' && definition.environment !== undefined) {
