@@ -136,26 +136,41 @@ export class Engine {
     }
   }
 
-  /** The tables of one account and region (created on first use). */
+  /**
+   * The tables of one account and region. A region the engine does not know yet comes back
+   * empty and is kept only once something is put in it (a table, a stream label, a token):
+   * requests for region names that hold nothing leave nothing behind.
+   */
   region(accountId = this.defaultAccountId, regionName = this.defaultRegion): Region {
     // Every request asks: answer a repeat of the last pair without the two Map lookups.
     const last = this.lastRegion;
     if (last !== undefined && last.accountId === accountId && last.name === regionName) return last;
-    let account = this.regions.get(accountId);
-    if (account === undefined) {
-      account = new Map();
-      this.regions.set(accountId, account);
-    }
-    let region = account.get(regionName);
+    let region = this.regions.get(accountId)?.get(regionName);
     if (region === undefined) {
-      region = new Region(accountId, regionName);
-      account.set(regionName, region);
+      const unkept = this.unkeptRegion;
+      region =
+        unkept !== undefined && unkept.accountId === accountId && unkept.name === regionName
+          ? unkept
+          : new Region(accountId, regionName, this.keepRegion);
+      // At most one region that holds nothing is remembered (the last asked for).
+      this.unkeptRegion = region;
     }
     this.lastRegion = region;
     return region;
   }
 
   private lastRegion: Region | undefined;
+  private unkeptRegion: Region | undefined;
+
+  private readonly keepRegion = (region: Region): void => {
+    let account = this.regions.get(region.accountId);
+    if (account === undefined) {
+      account = new Map();
+      this.regions.set(region.accountId, account);
+    }
+    if (!account.has(region.name)) account.set(region.name, region);
+    if (this.unkeptRegion === region) this.unkeptRegion = undefined;
+  };
 
   /**
    * Forgets every table with its items, indexes, stream labels and transaction tokens, as a new
@@ -166,10 +181,11 @@ export class Engine {
   reset(): void {
     this.regions.clear();
     this.lastRegion = undefined;
+    this.unkeptRegion = undefined;
     this.lastActionContext = undefined;
   }
 
-  /** Every region that holds tables. */
+  /** Every region that holds (or held) something. */
   *allRegions(): Iterable<Region> {
     for (const account of this.regions.values()) yield* account.values();
   }
@@ -211,12 +227,13 @@ export class Engine {
     try {
       const deserialized = deserialize(input as Record<string, unknown>, definition.shape);
       const typedInput = deserialized.input;
-      if (definition.controlPlaneTableName) checkControlPlaneTableName(typedInput.TableName);
+      if (definition.controlPlaneTableName)
+        checkControlPlaneTableName(typedInput.TableName, definition.controlPlaneTableName === true);
       throwConstraintErrors(collectConstraintErrors(typedInput, definition.shape));
       let prepared: unknown;
       if (definition.validate) {
         try {
-          prepared = definition.validate(typedInput, deserialized);
+          prepared = definition.validate(typedInput, deserialized, { accountId, region: regionName });
         } catch (error) {
           if (definition.prefixStatelessErrors && error instanceof ValidationException) {
             throw new ValidationException(`1 validation error detected: ${error.message}`);
@@ -263,9 +280,19 @@ export class Engine {
    * `Requested resource not found` (docs/dynamodb.md §4.1.5).
    */
   dataPlaneTable(region: Region, tableName: string): Table {
-    const table = region.tables.get(tableName);
+    const table = region.tables.get(tableName) ?? this.tableByArn(region, tableName);
     if (table === undefined || !table.readable) throw new ResourceNotFoundException();
     return table;
+  }
+
+  /**
+   * Data-plane calls name a table by its name or its ARN
+   * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html); an ARN of
+   * another account or region names no table here.
+   */
+  private tableByArn(region: Region, tableName: string): Table | undefined {
+    const prefix = region.tableArn('');
+    return tableName.startsWith(prefix) ? region.tables.get(tableName.slice(prefix.length)) : undefined;
   }
 
   /**
@@ -386,10 +413,11 @@ export class Engine {
 }
 
 /** Control-plane TableName checks come before the constraint list (docs/dynamodb.md §2.5.2). */
-function checkControlPlaneTableName(tableName: unknown): void {
+function checkControlPlaneTableName(tableName: unknown, checkLength: boolean): void {
   if (tableName === undefined) {
     throw new ValidationException("The parameter 'TableName' is required but was not present in the request");
   }
+  if (!checkLength) return;
   const length = (tableName as string).length;
   if (length < 3 || length > 255) {
     throw new ValidationException(

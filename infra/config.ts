@@ -21,7 +21,7 @@ export interface AccessKeyConfig {
 export interface ServerConfig {
   readonly port?: number;
   readonly host?: string;
-  /** Region for requests whose signature names none (default `us-east-1`). */
+  /** Region of the config's tables (default `us-east-1`); each request uses its signature's. */
   readonly region?: string;
   /** Account id in ARNs (default `000000000000`). */
   readonly accountId?: string;
@@ -31,6 +31,13 @@ export interface ServerConfig {
   readonly createDelay?: number | string;
   /** Verify signatures against these keys; absent: any well-formed credentials are accepted. */
   readonly accessKeys?: readonly AccessKeyConfig[];
+  /**
+   * Web pages that may call eddy from a browser besides this machine's own
+   * (`scheme://host[:port]`, port `*` for any), or `'*'` for every page, as DynamoDB answers.
+   */
+  readonly cors?: '*' | readonly string[];
+  /** Host names served besides this machine's while bound to loopback, or `'*'`. */
+  readonly allowedHosts?: '*' | readonly string[];
 }
 
 /**
@@ -86,6 +93,41 @@ export interface FunctionConfig {
   readonly isolation?: 'in-process' | 'worker';
   /** What triggers it: streams and schedules. */
   readonly events?: readonly BindingConfig[];
+  /**
+   * The Lambda runtime (default a Node.js one). eddy runs Node.js functions only: a function in
+   * another runtime (`python3.12`, `java21`, a container image...) is listed at start, its stream
+   * bindings are kept disabled and its schedules do not run (docs/templates.md §3.5).
+   */
+  readonly runtime?: string;
+  /**
+   * Bundle the handler with esbuild before it runs, with these settings (SAM's
+   * `Metadata.BuildProperties` for `BuildMethod: esbuild`); without it the handler module runs as
+   * written (tsx for TypeScript).
+   */
+  readonly build?: FunctionBuildConfig;
+}
+
+/**
+ * esbuild settings of a function's bundle, as SAM's esbuild build takes them
+ * (https://docs.aws.amazon.com/serverless-application-model/latest/developerguide/serverless-sam-cli-using-build-typescript.html).
+ */
+export interface FunctionBuildConfig {
+  /** `esm` or `cjs` (SAM's default: cjs). */
+  readonly format?: 'esm' | 'cjs';
+  /** esbuild target, e.g. `es2020` or `node20`. */
+  readonly target?: string;
+  /** Packages left out of the bundle (resolved from node_modules when it runs). */
+  readonly external?: readonly string[];
+  readonly sourcemap?: boolean;
+  readonly minify?: boolean;
+  /** esbuild loaders by extension, e.g. `{ '.sql': 'text' }`. */
+  readonly loader?: Readonly<Record<string, string>>;
+  /** `define` substitutions. */
+  readonly define?: Readonly<Record<string, string>>;
+  /** Text put at the top of the bundle (`banner.js`). */
+  readonly banner?: string;
+  /** The main fields esbuild tries in package.json, in order. */
+  readonly mainFields?: readonly string[];
 }
 
 /**
@@ -100,8 +142,19 @@ export interface ArchiveConfig {
     | {
         readonly type: 's3';
         readonly bucket: string;
+        /** An S3-compatible server, e.g. s3rver on `http://127.0.0.1:4568` (path-style URLs). */
         readonly endpoint?: string;
+        /** Default `AWS_REGION`, else `us-east-1`. */
         readonly region?: string;
+        /**
+         * Default: `EDDY_ARCHIVE_ACCESS_KEY_ID` / `EDDY_ARCHIVE_SECRET_ACCESS_KEY`, else the AWS
+         * SDK's chain (never eddy's placeholder keys for handlers). s3rver takes `S3RVER`/`S3RVER`.
+         */
+        readonly credentials?: {
+          readonly accessKeyId: string;
+          readonly secretAccessKey: string;
+          readonly sessionToken?: string;
+        };
         readonly prefix?: string;
         readonly storageClass?: string;
         readonly format?: 'json' | 'parquet';

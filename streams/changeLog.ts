@@ -87,11 +87,37 @@ export class ChangeLog implements StreamRegistry {
     this.streams.clear();
   }
 
-  /** Stops listening to commits (streams stay readable). */
+  private closeListeners = new Set<() => void>();
+  private isClosed = false;
+
+  /** Whether `close` was called: nothing more will be filed. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /**
+   * Stops listening to commits (streams stay readable) and tells live readers (`changes$`) that
+   * nothing more will come, so they complete once they have delivered what is filed.
+   */
   close(): void {
     this.detach();
     this.detachTables();
     if (attached.get(this.source) === this) attached.delete(this.source);
+    if (this.isClosed) return;
+    this.isClosed = true;
+    const listeners = [...this.closeListeners];
+    this.closeListeners.clear();
+    for (const listener of listeners) listener();
+  }
+
+  /** Calls `listener` once when the log closes; returns the unsubscribe function. */
+  onClose(listener: () => void): () => void {
+    if (this.isClosed) {
+      listener();
+      return () => {};
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
   }
 
   now(): number {

@@ -63,7 +63,9 @@ export interface ChangesOptions {
  * (TRIM_HORIZON, LATEST, a sequence number, a time), then live. Records of one item arrive in
  * commit order; the stream's records arrive in commit order overall (a valid order of its shards
  * that reads parents before children). A subscriber that falls behind more than the retention
- * (24 h) errors with `TrimmedDataAccessException` rather than silently skipping records.
+ * (24 h) errors with `TrimmedDataAccessException` rather than silently skipping records. Every
+ * subscriber completes when the change log closes (`stack.close()`), after what it had not yet
+ * delivered.
  *
  * @example
  * ```ts
@@ -120,10 +122,17 @@ export function changes$(
       }
       if (paused || subscriber.closed) return;
       if (cursor.available() > 0) schedule(true);
-      else if (cursor.finished()) subscriber.complete();
+      else if (cursor.finished() || changeLog.closed) subscriber.complete();
     };
 
     teardown.add(cursor.listen(() => schedule(false)));
+    // A closed log (the stack closed) files nothing more: live readers complete.
+    teardown.add(
+      changeLog.onClose(() => {
+        if (paused) subscriber.complete();
+        else schedule(false);
+      }),
+    );
     if (options.pause !== undefined) {
       teardown.add(
         options.pause.subscribe((value) => {

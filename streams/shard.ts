@@ -54,12 +54,16 @@ export class Shard {
     this.positions.push(position);
   }
 
-  /** Closes the shard: EndingSequenceNumber is its last record's, or its start when empty. */
+  /**
+   * Closes the shard: EndingSequenceNumber is its last record's. A shard that never held one
+   * ends just before its start: the range holds no sequence number, rather than naming the
+   * stream's next record, which went to another shard.
+   */
   close(at: number): void {
     if (this.closed) return;
     const last =
       this.positions.length > this.first ? this.positions[this.positions.length - 1]! + 1 : undefined;
-    this.endOrdinal = last ?? this.startOrdinal;
+    this.endOrdinal = last ?? (this.trimmedThrough > 0 ? this.trimmedThrough : this.startOrdinal - 1);
     this.closedAt = at;
   }
 
@@ -128,10 +132,15 @@ export class Shard {
 
   /**
    * DescribeStream's Shard object (docs/streams-and-lambda.md §1.4.2: open shards have no
-   * EndingSequenceNumber).
+   * EndingSequenceNumber). StartingSequenceNumber is "the first sequence number for the stream
+   * records contained within a shard"
+   * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_SequenceNumberRange.html):
+   * its oldest record's; a shard that holds none gives where its records would start.
    */
   describe(): Record<string, unknown> {
-    const range: Record<string, string> = { StartingSequenceNumber: formatSequenceNumber(this.startOrdinal) };
+    const range: Record<string, string> = {
+      StartingSequenceNumber: formatSequenceNumber(this.trimHorizonOrdinal),
+    };
     if (this.endOrdinal !== undefined) range.EndingSequenceNumber = formatSequenceNumber(this.endOrdinal);
     const shard: Record<string, unknown> = { ShardId: this.id, SequenceNumberRange: range };
     if (this.parentId !== undefined) shard.ParentShardId = this.parentId;

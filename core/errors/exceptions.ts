@@ -66,6 +66,8 @@ export class UnrecognizedClientException extends DynamoDbError {
 export class AccessDeniedException extends DynamoDbError {
   override readonly name = 'AccessDeniedException';
   readonly prefix = ErrorPrefix.service;
+  // `Message`, as the other coral.service errors spell it (dynalite's tests, docs/dynamodb.md §1.2.2).
+  override readonly messageKey = 'Message';
 }
 
 export class ThrottlingException extends DynamoDbError {
@@ -160,6 +162,19 @@ export class InternalServerError extends DynamoDbError {
   readonly prefix = ErrorPrefix.dynamodb;
   override readonly $fault = 'server';
   override readonly statusCode = 500;
+}
+
+/**
+ * HTTP 503, "DynamoDB is currently unavailable. (This should be a temporary state.)": the SDKs
+ * retry it with backoff. eddy answers it when it is already receiving as many request bytes as
+ * it buffers at once (docs/security.md, "Resource bounds").
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html
+ */
+export class ServiceUnavailable extends DynamoDbError {
+  override readonly name = 'ServiceUnavailable';
+  readonly prefix = ErrorPrefix.dynamodb;
+  override readonly $fault = 'server';
+  override readonly statusCode = 503;
 }
 
 /* DynamoDB Streams (DynamoDBStreams_20120810) exceptions. */

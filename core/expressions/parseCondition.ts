@@ -75,9 +75,9 @@ export class ConditionParser extends Parser {
   private parsePrimary(): Unit {
     let unit: Unit;
     if (this.isPunct('(')) {
-      this.advance();
+      this.open();
       const inner = this.parseOr();
-      this.expectPunct(')');
+      this.close();
       unit = this.wrap(inner);
       if (unit.type === 'path') unit = this.continuePath(unit);
     } else {
@@ -113,13 +113,13 @@ export class ConditionParser extends Parser {
     if (this.isKeyword('IN')) {
       this.advance();
       this.countOperator();
-      this.expectPunct('(');
+      this.open();
       const list = [this.parseOperand()];
       while (this.isPunct(',')) {
         this.advance();
         list.push(this.parseOperand());
       }
-      this.expectPunct(')');
+      this.close();
       return { type: 'in', operand: left, list, parens: 0 };
     }
     return undefined;
@@ -129,9 +129,9 @@ export class ConditionParser extends Parser {
   private parseOperand(): OperandNode {
     const token = this.current;
     if (this.isPunct('(')) {
-      this.advance();
+      this.open();
       const inner = this.parseOperand();
-      this.expectPunct(')');
+      this.close();
       const operand = this.wrap(inner);
       return operand.type === 'path' ? this.continuePath(operand) : operand;
     }

@@ -74,9 +74,9 @@ export class UpdateParser extends Parser {
   private parseSetValue(): SetValueNode {
     let left: SetValueNode;
     if (this.isPunct('(')) {
-      this.advance();
+      this.open();
       const inner = this.parseSetValue();
-      this.expectPunct(')');
+      this.close();
       left = this.wrap(inner);
     } else {
       left = this.parseOperand();
@@ -94,9 +94,9 @@ export class UpdateParser extends Parser {
   private parseOperand(): OperandNode {
     const token = this.current;
     if (this.isPunct('(')) {
-      this.advance();
+      this.open();
       const inner = this.parseOperand();
-      this.expectPunct(')');
+      this.close();
       return this.wrap(inner);
     }
     if (token.kind === 'valueRef') return this.parseValueRef();

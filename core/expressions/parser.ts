@@ -9,6 +9,13 @@ export const MAX_PATH_DEPTH = 32;
 export const MAX_OPERATORS = 300;
 /** List indexes must fit a signed 32-bit integer (docs/dynamodb.md §2.6.4). */
 const MAX_LIST_INDEX = 2_147_483_647;
+/**
+ * How deep groups and call arguments may nest. The parser recurses once per level, and a
+ * 4096-byte text holds 2,046 levels of `(`: measured, 3,000 overflow Node's stack. No valid
+ * expression comes near: with at most 300 operators (docs/dynamodb.md §2.6.2), nesting without
+ * redundant parentheses or a function call inside another stops near 600 levels.
+ */
+export const MAX_NESTING = 1000;
 
 /**
  * The recursive-descent parser's shared machinery: token cursor, syntax errors, paths, operator
@@ -20,6 +27,7 @@ export class Parser {
   protected readonly tokens: Token[];
   protected position = 0;
   private operators = 0;
+  private nesting = 0;
   /** Set when the text holds `((x))` (reported after a successful parse, docs/dynamodb.md §8.6). */
   redundantParentheses = false;
 
@@ -74,6 +82,25 @@ export class Parser {
     const start = previous ? previous.start : token.start;
     const end = next ? next.end : token.kind === 'eof' ? this.text.length : token.end;
     return expressionError(this.kind, ExpressionMessages.syntax(token.text, this.text.slice(start, end)));
+  }
+
+  /** Consumes the `(` of a group or of arguments, one level deeper (at most `MAX_NESTING`). */
+  protected open(): void {
+    const token = this.expectPunct('(');
+    if (++this.nesting <= MAX_NESTING) return;
+    // What AWS answers this deep is unrecorded. `((` nesting this deep must hold a redundant
+    // pair, the error a complete parse would end with; anything else is refused where it went
+    // too deep.
+    const index = this.tokens.indexOf(token);
+    if (index > 0 && this.isPunct('(', this.tokens[index - 1]))
+      throw expressionError(this.kind, ExpressionMessages.redundantParentheses);
+    throw this.syntaxError(token);
+  }
+
+  /** Consumes the `)` that ends what `open` began. */
+  protected close(): void {
+    this.expectPunct(')');
+    this.nesting--;
   }
 
   /** Counts one operator; the 301st fails at once (AWS reports `operator count: 301`). */
@@ -139,13 +166,13 @@ export class Parser {
   /** `name(operand, ...)`: the caller has checked that a name is followed by `(`. */
   protected parseCall(parseArgument: () => OperandNode): OperandNode {
     const name = this.advance().text;
-    this.expectPunct('(');
+    this.open();
     const args = [parseArgument()];
     while (this.isPunct(',')) {
       this.advance();
       args.push(parseArgument());
     }
-    this.expectPunct(')');
+    this.close();
     return { type: 'call', name, args, parens: 0 };
   }
 

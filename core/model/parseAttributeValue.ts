@@ -21,7 +21,10 @@ import { normaliseNumber } from './number.js';
  * Wrong JSON types throw `SerializationException` at once (the service type-checks the whole
  * request before validating anything). Semantic problems (empty value, two types, bad number,
  * empty or duplicate set, nesting) are recorded in `problems` and the walk goes on, so that a
- * later type error still wins (docs/dynamodb.md §8.1); the caller reports `problems.first` at the right step.
+ * later type error still wins (docs/dynamodb.md §8.1); the caller reports `problems.first` at the
+ * right step. The one exception is nesting: the walk never descends below level 32, so the depth
+ * of a request costs no stack (a type error deeper than that goes unreported: the value is
+ * invalid anyway).
  */
 export interface AttributeProblems {
   first: string | undefined;
@@ -33,8 +36,6 @@ export const AttributeMessages = {
   empty: 'Supplied AttributeValue is empty, must contain exactly one of the supported datatypes',
   severalTypes:
     'Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes',
-  nullNotTrue:
-    'One or more parameter values were invalid: Null attribute value types must have the value of true',
   // The double spaces are verbatim (docs/dynamodb.md §2.1.3).
   emptyStringSet: 'One or more parameter values were invalid: An string set  may not be empty',
   emptyNumberSet: 'One or more parameter values were invalid: An number set  may not be empty',
@@ -100,15 +101,15 @@ export function parseAttributeValue(
         result = { B: base64 };
         break;
       }
-      case 'BOOL':
-        expectBoolean(value);
+      case 'BOOL': {
+        const flag = expectBoolean(value);
+        if (flag !== value) result = { BOOL: flag }; // read from a string (docs/dynamodb.md §1.2.7)
         break;
+      }
       case 'NULL':
-        if (expectBoolean(value)) result = { NULL: true };
-        else {
-          record(problems, AttributeMessages.nullNotTrue);
-          valid = false;
-        }
+        // Type-checked as a boolean; `false` is then stored as true (2026, docs/dynamodb.md §2.1.1).
+        expectBoolean(value);
+        result = { NULL: true };
         break;
       case 'SS': {
         const members = expectList(value, 'field').map(expectString);
@@ -157,8 +158,11 @@ export function parseAttributeValue(
         const elements = expectList(value, 'field');
         const parsed: AttributeValue[] = [];
         if (level >= MAX_NESTING_LEVEL && elements.length > 0) {
+          // Too deep already: say so and go no further, so nesting costs no stack (a body of
+          // 1,762 nested levels overflowed it while the walk went on).
           record(problems, AttributeMessages.nesting);
           valid = false;
+          break;
         }
         for (const element of elements) {
           const child = parseAttributeValue(element, 'element', problems, level + 1);
@@ -176,6 +180,7 @@ export function parseAttributeValue(
         if (level >= MAX_NESTING_LEVEL && names.length > 0) {
           record(problems, AttributeMessages.nesting);
           valid = false;
+          break;
         }
         for (const name of names) {
           const entry = entries[name];

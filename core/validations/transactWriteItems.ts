@@ -1,13 +1,14 @@
 import { ValidationException } from '../errors/index.js';
 import type { ConditionExpression, UpdatePlan } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
+import { canonicalJson } from '../model/canonicalJson.js';
 import {
   attributeMap,
+  dataPlaneTableName,
   expressionString,
   returnConsumedCapacity,
   returnItemCollectionMetrics,
   returnValuesOnConditionCheckFailure,
-  tableName,
 } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape, StructureShape } from './shape.js';
@@ -48,7 +49,7 @@ export interface TransactWriteItemsInput {
 export const MAX_TRANSACTION_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
 const expressionMembers = {
-  TableName: tableName,
+  TableName: dataPlaneTableName,
   ConditionExpression: expressionString,
   ...expressionAttributeMembers,
   ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
@@ -93,16 +94,6 @@ export interface PreparedTransactWrite {
   fingerprint: string;
 }
 
-/** JSON with object keys sorted: two identical requests give identical text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 const NO_PROBLEMS: Deserialized = { input: {}, attributeProblems: new Map(), raw: {} };
 
 /**
@@ -116,7 +107,9 @@ export function validateTransactWriteItems(
 ): PreparedTransactWrite {
   const { ClientRequestToken: _token, ...rest } = deserialized.raw;
   const fingerprint = canonicalJson(rest);
-  if (Buffer.byteLength(JSON.stringify(deserialized.raw)) > MAX_TRANSACTION_PAYLOAD_BYTES) {
+  // The request's JSON size; canonicalJson's text is as long as JSON.stringify's and, unlike it,
+  // survives arrays nested millions deep in members the service ignores.
+  if (Buffer.byteLength(canonicalJson(deserialized.raw)) > MAX_TRANSACTION_PAYLOAD_BYTES) {
     throw new ValidationException('Transaction request size cannot exceed 4 MB.');
   }
   throwAttributeProblem(deserialized, 'TransactItems');
@@ -124,7 +117,13 @@ export function validateTransactWriteItems(
     const kinds = (['ConditionCheck', 'Put', 'Delete', 'Update'] as const).filter(
       (kind) => item[kind] !== undefined,
     );
-    if (kinds.length !== 1) {
+    // No action at all: the newer framework's entry (eu-west-2, 2026); more than one: moto's text.
+    if (kinds.length === 0) {
+      throw new ValidationException(
+        "1 validation error detected: Value '' at 'transactItems' failed to satisfy constraint: TransactWriteRequest should contain Delete or Put or Update or ConditionCheck",
+      );
+    }
+    if (kinds.length > 1) {
       throw new ValidationException('TransactItems can only contain one of Check, Put, Update or Delete');
     }
     const kind = kinds[0]!;

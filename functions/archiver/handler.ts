@@ -74,10 +74,20 @@ export async function lambdaHandler(
     archiver?.onArchived?.(objects, { skipped: plan.skipped });
     return { batchItemFailures: [] };
   } catch (error) {
-    const report = archiver?.onError ?? ((cause: unknown) => console.error('archiver: batch failed', cause));
+    const report = archiver?.onError ?? ((cause: unknown) => console.error(failureLine(event, cause)));
     report(error, batches);
     return failAll(event);
   }
+}
+
+/**
+ * One log line per failed batch, with the reason: the mapping retries the batch (with backoff)
+ * and a sink that stays down fails every retry, so a stack trace each time would bury the log.
+ */
+export function failureLine(event: DynamoDBStreamEvent, cause: unknown): string {
+  const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/g, ' ');
+  const count = event.Records.length;
+  return `archiver: could not archive a batch of ${count} ${count === 1 ? 'record' : 'records'} (reported failed, for the mapping to retry): ${reason}`;
 }
 
 /** A handler with its own ports and options (the host's wiring, tests, several archives). */

@@ -36,15 +36,59 @@ export type ArchiveSinkConfig =
   | ({ readonly type: 'files' } & FileSinkOptions)
   | ({ readonly type: 's3' } & S3SinkOptions);
 
+/**
+ * Environment variables an S3 sink takes its credentials from when the config gives none (the
+ * config's `credentials` win). Not `AWS_ACCESS_KEY_ID`: in `eddy serve` that variable holds the
+ * placeholder key eddy sets for handlers, which an S3 server refuses.
+ */
+export const ARCHIVE_CREDENTIALS_ENVIRONMENT = {
+  accessKeyId: 'EDDY_ARCHIVE_ACCESS_KEY_ID',
+  secretAccessKey: 'EDDY_ARCHIVE_SECRET_ACCESS_KEY',
+  sessionToken: 'EDDY_ARCHIVE_SESSION_TOKEN',
+} as const;
+
+export interface SinkWiring {
+  /** Where a relative directory starts (default: the working directory). */
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Whether `AWS_ACCESS_KEY_ID` now holds the local stack's placeholder key for handlers: an S3
+   * sink left to the SDK's credential chain then refuses to sign with it and says what to set.
+   */
+  readonly placeholderCredentials?: () => boolean;
+}
+
 /** The sink a config names; a relative directory starts from `cwd`. */
-export function archiveSinkOf(config: ArchiveSinkConfig, cwd = process.cwd()): ArchiveSink {
+export function archiveSinkOf(config: ArchiveSinkConfig, wiring: SinkWiring = {}): ArchiveSink {
+  const { cwd = process.cwd(), env = process.env, placeholderCredentials } = wiring;
   if (config.type === 'files') {
     const { type: _, ...options } = config;
     return fileSink({ ...options, directory: resolve(cwd, options.directory) });
   }
   if (config.type === 's3') {
     const { type: _, ...options } = config;
-    return s3Sink(options);
+    const names = ARCHIVE_CREDENTIALS_ENVIRONMENT;
+    const fromEnvironment =
+      env[names.accessKeyId] && env[names.secretAccessKey]
+        ? {
+            accessKeyId: env[names.accessKeyId]!,
+            secretAccessKey: env[names.secretAccessKey]!,
+            ...(env[names.sessionToken] ? { sessionToken: env[names.sessionToken]! } : {}),
+          }
+        : undefined;
+    const credentials = options.credentials ?? fromEnvironment;
+    return s3Sink({
+      ...options,
+      ...(credentials === undefined ? {} : { credentials }),
+      ...(placeholderCredentials === undefined
+        ? {}
+        : {
+            refuseDefaultCredentials: () =>
+              placeholderCredentials()
+                ? `no credentials for the archive's bucket (eddy's placeholder keys for handlers are not used): set archive.sink.credentials, or ${names.accessKeyId} and ${names.secretAccessKey}`
+                : undefined,
+          }),
+    });
   }
   throw new TypeError(
     `archive sink: type must be "files" or "s3", got ${JSON.stringify((config as { type?: unknown }).type)}`,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Image } from '../../functions/shared/ports.js';
@@ -15,13 +16,26 @@ const load = async () => ({
   ...(await import('./fileStore.js')),
   ...(await import('./s3Store.js')),
   ...(await import('./reader.js')),
-  ...(await import('./progress.js')),
+  ...(await import('./manifests.js')),
+  ...(await import('../cli/progress.js')),
 });
 export interface ArchiveCliIo {
   readonly print: (line: string) => void;
   readonly printError: (line: string) => void;
   readonly cwd: string;
   readonly exit: (code: number) => void;
+  /** Where progress is drawn (default: stderr; nothing is drawn unless it is a terminal). */
+  readonly progress?: NodeJS.WriteStream;
+  /** Whether what `print` writes shows on a terminal (default: whether stdout is one). */
+  readonly printsToTerminal?: boolean;
+}
+
+/**
+ * Whether a command that prints a line per object (`ls --count`, `cat`) may draw a bar: only when
+ * its lines go elsewhere (a file, a pipe), or they would break into the bar on the terminal.
+ */
+function barBesidePrinting(io: ArchiveCliIo): boolean {
+  return !(io.printsToTerminal ?? process.stdout.isTTY === true);
 }
 
 export const DEFAULT_ARCHIVE_DIR = '.eddy/archive';
@@ -48,7 +62,8 @@ Examples:
   eddy archive ls --table Sessions
   eddy archive cat --all --table Sessions > sessions.jsonl
   eddy archive cat Sessions/year=2026/month=01/day=02/stream-2026-01-01T00_00_00.000-100000000000000000001-100000000000000000042.json.gz
-  eddy archive restore --table Sessions --endpoint http://127.0.0.1:8000 --drop-attribute expiresAt
+  eddy archive restore --table Sessions --drop-attribute expiresAt    # into the eddy on :8000
+  eddy archive restore --table Sessions --aws --region eu-west-1     # into the table on AWS
   eddy archive ls --s3-bucket archive --s3-endpoint http://127.0.0.1:4568`;
 
 function withSource(command: Command): Command {
@@ -78,7 +93,10 @@ async function storeOf(options: SourceOptions, io: ArchiveCliIo): Promise<Object
         : {}),
     });
   }
-  return new FileStore(resolve(io.cwd, options.dir ?? DEFAULT_ARCHIVE_DIR));
+  const directory = resolve(io.cwd, options.dir ?? DEFAULT_ARCHIVE_DIR);
+  // A mistyped --dir is not an empty archive.
+  if (!existsSync(directory)) throw new Error(`no archive directory ${directory}`);
+  return new FileStore(directory);
 }
 
 class UsageError extends Error {}
@@ -126,7 +144,8 @@ export function addArchiveCommand(program: Command, io: ArchiveCliIo): Command {
           label: 'counting',
           total: objects.length,
           unit: 'objects',
-          enabled: options.progress && options.count === true,
+          enabled: options.progress && options.count === true && barBesidePrinting(io),
+          ...(io.progress === undefined ? {} : { stream: io.progress }),
         });
         let bytes = 0;
         let items = 0;
@@ -166,7 +185,8 @@ export function addArchiveCommand(program: Command, io: ArchiveCliIo): Command {
           label: 'reading',
           total: objects.length,
           unit: 'objects',
-          enabled: options.progress,
+          enabled: options.progress && barBesidePrinting(io),
+          ...(io.progress === undefined ? {} : { stream: io.progress }),
         });
         for (const object of objects) {
           for (const item of await readObjectItems(store, object.key, options.prefix))
@@ -182,10 +202,16 @@ export function addArchiveCommand(program: Command, io: ArchiveCliIo): Command {
     .argument('[objects...]', 'only these object keys (default: every object of the table)')
     .requiredOption('-t, --table <name>', 'table to write into')
     .option('--from-table <name>', 'archived table to read (default: --table)')
-    .option('--endpoint <url>', 'DynamoDB endpoint, e.g. http://127.0.0.1:8000 for a running eddy')
-    .option('-r, --region <name>', 'DynamoDB region (default AWS_REGION or us-east-1)')
+    .option(
+      '--endpoint <url>',
+      "DynamoDB endpoint (default: the config's eddy server, else http://127.0.0.1:8000)",
+    )
+    .option('--aws', 'write to AWS itself: the SDK endpoints and credential chain')
+    .option('-r, --region <name>', "DynamoDB region (default: the config's, else AWS_REGION, else us-east-1)")
     .option('--access-key-id <id>', 'DynamoDB access key (with --secret-access-key)')
     .option('--secret-access-key <secret>', 'DynamoDB secret key')
+    .option('-c, --config <file>', 'config file for the eddy server address (default: eddy.config.* here)')
+    .option('--no-config', 'ignore eddy.config.* in the working directory')
     .addOption(
       new Option(
         '--drop-attribute <name...>',
@@ -200,52 +226,65 @@ export function addArchiveCommand(program: Command, io: ArchiveCliIo): Command {
 interface RestoreCliOptions extends SourceOptions {
   fromTable?: string;
   endpoint?: string;
+  aws?: boolean;
   region?: string;
   accessKeyId?: string;
   secretAccessKey?: string;
+  config?: string | false;
   dropAttribute?: string[];
 }
 
 async function restore(io: ArchiveCliIo, keys: string[], options: RestoreCliOptions): Promise<void> {
   if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined))
     throw new UsageError('--access-key-id and --secret-access-key go together');
-  const { createProgress, readObjectItems } = await load();
+  const { createProgress, manifestItemCounts, readObjectItems } = await load();
   const { restoreItems } = await import('./restore.js');
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const target = options.table!;
+  // Where to write: a running eddy unless --aws says AWS itself, as `eddy record` and `eddy event`.
+  const { EndpointError, optionalConfig } = await import('../cli/commands/serviceOptions.js');
+  const { clientConfig, serviceTarget, ServiceTargetError } = await import('../replay/serviceTarget.js');
+  const { config } = await optionalConfig(options, io.cwd);
+  let where: ReturnType<typeof serviceTarget>;
+  try {
+    where = serviceTarget(options, config);
+  } catch (error) {
+    throw error instanceof ServiceTargetError ? new UsageError(error.message) : error;
+  }
+  const endpoint = where.endpoint;
   const store = await storeOf({ ...options, table: options.fromTable ?? target }, io);
   const { objects } = await selected(store, { ...options, table: options.fromTable ?? target }, keys, false);
-  // A local endpoint without configured credentials: eddy accepts any unless it verifies SigV4.
-  const useDummy =
-    options.endpoint !== undefined && !process.env.AWS_ACCESS_KEY_ID && !process.env.AWS_PROFILE;
-  const client = new DynamoDBClient({
-    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.accessKeyId
-      ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey! } }
-      : useDummy
-        ? { credentials: { accessKeyId: 'eddy', secretAccessKey: 'eddy' } }
-        : {}),
+  const client = new DynamoDBClient(clientConfig(where));
+  // The bar's total from the manifests (items), else (Parquet has none) the objects to read.
+  const counts = await manifestItemCounts(store, options.prefix);
+  const known = objects.every((object) => counts.has(object.key));
+  const progress = createProgress({
+    label: 'restoring',
+    total: known ? objects.reduce((sum, object) => sum + counts.get(object.key)!, 0) : objects.length,
+    unit: known ? 'items' : 'objects',
+    enabled: options.progress,
+    ...(io.progress === undefined ? {} : { stream: io.progress }),
   });
-  const progress = createProgress({ label: 'restoring', total: 0, unit: 'items', enabled: options.progress });
   async function* items(): AsyncGenerator<Image> {
     for (const object of objects) {
-      const read = await readObjectItems(store, object.key, options.prefix);
-      progress.grow(read.length);
-      yield* read;
+      yield* await readObjectItems(store, object.key, options.prefix);
+      if (!known) progress.increment();
     }
   }
+  let result: Awaited<ReturnType<typeof restoreItems>>;
   try {
-    const result = await restoreItems(client, target, items(), {
+    result = await restoreItems(client, target, items(), {
       ...(options.dropAttribute ? { dropAttributes: options.dropAttribute } : {}),
-      onWritten: (count) => progress.increment(count),
+      ...(known ? { onWritten: (count: number) => progress.increment(count) } : {}),
+    }).catch((error: unknown) => {
+      throw new EndpointError(error, endpoint);
     });
-    io.print(
-      `restored ${result.written} items from ${objects.length} objects into ${target} ` +
-        `(${result.requests} requests, ${result.retries} retried)`,
-    );
   } finally {
     progress.stop();
     client.destroy();
   }
+  io.print(
+    `restored ${result.written} items from ${objects.length} objects into ${target} ` +
+      `(${result.requests} requests, ${result.retries} retried)`,
+  );
 }

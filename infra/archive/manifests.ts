@@ -181,3 +181,21 @@ export class Manifests {
 function md5Hex(body: Uint8Array): string {
   return createHash('md5').update(body).digest('hex');
 }
+
+/**
+ * The item count of every data object the archive's manifests name (`manifest-files.json` of
+ * each table day under the prefix), by object key: what a reader can know before reading the
+ * objects. Parquet archives have no manifests.
+ */
+export async function manifestItemCounts(store: ObjectStore, prefix = ''): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const folder = `${normalizePrefix(prefix)}AWSDynamoDB/`;
+  for (const object of await store.list(folder)) {
+    if (!object.key.endsWith('/manifest-files.json')) continue;
+    const body = await store.get(object.key);
+    if (body === undefined) continue;
+    for (const entry of parseManifestFiles(Buffer.from(body).toString('utf8')))
+      counts.set(entry.dataFileS3Key, entry.itemCount);
+  }
+  return counts;
+}

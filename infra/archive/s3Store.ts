@@ -39,6 +39,12 @@ export interface S3StoreOptions {
   readonly checksums?: 'WHEN_REQUIRED' | 'WHEN_SUPPORTED';
   /** A client to use instead of building one from the options above. */
   readonly client?: S3Client;
+  /**
+   * Without `credentials`: a reason not to sign with the SDK's credential chain right now, or
+   * undefined. The local stack answers while the environment holds the placeholder keys it sets
+   * for handlers, which no S3 server accepts: every request then fails at once with this reason.
+   */
+  readonly refuseDefaultCredentials?: () => string | undefined;
 }
 
 export class S3Store implements ObjectStore {
@@ -46,13 +52,27 @@ export class S3Store implements ObjectStore {
   readonly bucket: string;
   readonly location: string;
 
+  private readonly refuse: (() => string | undefined) | undefined;
+
   constructor(options: S3StoreOptions) {
     this.bucket = options.bucket;
     this.location = `s3://${options.bucket}`;
     this.client = options.client ?? createS3Client(options);
+    this.refuse =
+      options.client === undefined && options.credentials === undefined
+        ? options.refuseDefaultCredentials
+        : undefined;
+  }
+
+  /** Throws the reason the credentials must not be used, if any (`refuseDefaultCredentials`). */
+  private checkCredentials(action: string, key: string): void {
+    const reason = this.refuse?.();
+    if (reason !== undefined)
+      throw new ObjectStoreError(`could not ${action} ${key} in ${this.location}: ${reason}`);
   }
 
   async put(key: string, body: Uint8Array, options: PutOptions): Promise<{ etag: string }> {
+    this.checkCredentials('write', key);
     try {
       const output = await this.client.send(
         new (s3().PutObjectCommand)({
@@ -75,6 +95,7 @@ export class S3Store implements ObjectStore {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    this.checkCredentials('read', key);
     try {
       const output = await this.client.send(new (s3().GetObjectCommand)({ Bucket: this.bucket, Key: key }));
       return (await output.Body?.transformToByteArray()) ?? new Uint8Array();
@@ -87,6 +108,7 @@ export class S3Store implements ObjectStore {
   }
 
   async list(prefix: string): Promise<StoredObject[]> {
+    this.checkCredentials('list', prefix);
     const objects: StoredObject[] = [];
     let token: string | undefined;
     try {
@@ -115,6 +137,7 @@ export class S3Store implements ObjectStore {
     // One DeleteObject per key: deletes only happen for superseded attempts, which are rare, and
     // DeleteObjects needs a Content-MD5 some servers check differently.
     for (const key of keys) {
+      this.checkCredentials('delete', key);
       try {
         await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: this.bucket, Key: key }));
       } catch (error) {
@@ -132,7 +155,9 @@ export class S3Store implements ObjectStore {
 }
 
 /** An S3 client for the options (region, endpoint, path-style, credentials, checksums). */
-export function createS3Client(options: Omit<S3StoreOptions, 'bucket' | 'client'>): S3Client {
+export function createS3Client(
+  options: Omit<S3StoreOptions, 'bucket' | 'client' | 'refuseDefaultCredentials'>,
+): S3Client {
   const checksums = options.checksums ?? 'WHEN_REQUIRED';
   return new (s3().S3Client)({
     region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',

@@ -3,10 +3,12 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseDuration } from '../../core/clock.js';
 import type { EddyConfig } from '../config.js';
+import { parseCorsSetting } from '../host/cors.js';
+import { isRegionName } from '../host/regionName.js';
 
 /** A configuration eddy cannot use: which file, where in it, and why. */
 export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+  override readonly name: string = 'ConfigError';
   constructor(
     readonly file: string,
     /** Where in the file (`tables[1].TableName`), empty for the file as a whole. */
@@ -38,7 +40,17 @@ const CONFIG_KEYS = [
   'archive',
   'destinationsDirectory',
 ];
-const SERVER_KEYS = ['port', 'host', 'region', 'accountId', 'maxBodySize', 'createDelay', 'accessKeys'];
+const SERVER_KEYS = [
+  'port',
+  'host',
+  'region',
+  'accountId',
+  'maxBodySize',
+  'createDelay',
+  'accessKeys',
+  'cors',
+  'allowedHosts',
+];
 
 /** The config file in `directory`, if there is one. */
 export function findConfigFile(directory: string): string | undefined {
@@ -144,6 +156,8 @@ const FUNCTION_KEYS = [
   'environment',
   'isolation',
   'events',
+  'runtime',
+  'build',
 ];
 
 function checkFunctions(functions: unknown, fail: (path: string, reason: string) => never): void {
@@ -163,6 +177,13 @@ function checkFunctions(functions: unknown, fail: (path: string, reason: string)
     ) {
       fail(`${path}.timeout`, 'must be a positive number of seconds');
     }
+    if (
+      definition.runtime !== undefined &&
+      (typeof definition.runtime !== 'string' || definition.runtime === '')
+    )
+      fail(`${path}.runtime`, 'must be a Lambda runtime name such as nodejs22.x');
+    if (definition.build !== undefined && !isPlainObject(definition.build))
+      fail(`${path}.build`, 'must be an object of esbuild settings ({ format, target, external, ... })');
     if (definition.events !== undefined) {
       if (!Array.isArray(definition.events)) fail(`${path}.events`, 'must be an array');
       for (const [index, event] of (definition.events as unknown[]).entries()) {
@@ -186,7 +207,24 @@ function checkServer(server: unknown, fail: (path: string, reason: string) => ne
   if (!isPlainObject(server)) fail('server', 'must be an object');
   const settings = server as Record<string, unknown>;
   checkKnownKeys(settings, SERVER_KEYS, 'server.', fail);
-  const { port, host, region, accountId, maxBodySize, createDelay, accessKeys } = settings;
+  const { port, host, region, accountId, maxBodySize, createDelay, accessKeys, cors, allowedHosts } =
+    settings;
+  if (cors !== undefined && cors !== '*') {
+    if (!Array.isArray(cors) || !cors.every((origin) => typeof origin === 'string'))
+      fail('server.cors', "must be '*' or a list of origins such as 'https://app.example.com'");
+    try {
+      parseCorsSetting((cors as string[]).join(','));
+    } catch (error) {
+      fail('server.cors', reasonOf(error));
+    }
+  }
+  if (
+    allowedHosts !== undefined &&
+    allowedHosts !== '*' &&
+    !(Array.isArray(allowedHosts) && allowedHosts.every((name) => typeof name === 'string' && name !== ''))
+  ) {
+    fail('server.allowedHosts', "must be '*' or a list of host names such as 'dynamodb.local'");
+  }
   if (port !== undefined && !(Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) {
     fail('server.port', 'must be an integer from 0 to 65535');
   }
@@ -236,8 +274,9 @@ function checkKnownKeys(
   }
 }
 
+/** The same region names requests may be signed for (`infra/host/regionName.ts`). */
 export function isRegion(value: unknown): value is string {
-  return typeof value === 'string' && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value);
+  return isRegionName(value);
 }
 
 export function isAccountId(value: unknown): value is string {

@@ -33,6 +33,14 @@ function stopOnSignals(running: RunningEddy): void {
   process.on('SIGTERM', onSignal);
 }
 
+// `eddy archive cat … | head -3` (or `event dynamodb`, `record`): once the reader has gone, what
+// is left to print has no one to read it. Stop quietly with exit code 0, the reader has what it
+// asked for, instead of crashing on the EPIPE of the next write.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const program = createProgram({
   print: (line) => process.stdout.write(`${line}\n`),
   printError: (line) => process.stderr.write(`${line}\n`),

@@ -1,22 +1,27 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../core/clock.js';
 import { addArchiveCommand } from '../archive/cli.js';
+import { type CorsSetting, parseCorsSetting } from '../host/cors.js';
 import { ListenError, PortInUseError } from '../host/errors.js';
+import type { AllowedHosts } from '../host/hostCheck.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../host/pipeline.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../host/server.js';
 import { eddyVersion } from '../package/packageInfo.js';
 import {
   CorruptDataError,
   DataDirectoryLockedError,
+  DataLossError,
   DURABILITY_MODES,
   type Durability,
   IncompleteDataError,
 } from '../persistence/index.js';
 import { addBuildCommand } from './commands/build.js';
+import { addDataCommand } from './commands/data.js';
 import { addEventCommand } from './commands/event.js';
 import { addInvokeCommand } from './commands/invoke.js';
 import { addMappingsCommand } from './commands/mappings.js';
 import { addRecordCommand } from './commands/record.js';
+import { CDK_OPTION, PARAMETERS_OPTION, TEMPLATE_OPTION } from './commands/stackOptions.js';
 import { addSynthCommand } from './commands/synth.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
 import { type RunningEddy, serve } from './serve.js';
@@ -29,6 +34,10 @@ export interface CliIo {
   readonly onStarted?: (running: RunningEddy) => void;
   /** Exit with a code (main.ts: process.exit); failures to start come through here. */
   readonly exit: (code: number) => void;
+  /** Where progress is drawn (default: stderr; nothing is drawn unless it is a terminal). */
+  readonly progress?: NodeJS.WriteStream;
+  /** Whether what `print` writes shows on a terminal (default: whether stdout is one). */
+  readonly printsToTerminal?: boolean;
 }
 
 const CONFIG_HELP = `
@@ -56,7 +65,9 @@ when --config is not given):
   });
 
   server:    port, host, region, accountId, maxBodySize (bytes), createDelay (ms or '2s'),
-             accessKeys: [{ accessKeyId, secretAccessKey, accountId? }] (turns on SigV4 verification)
+             accessKeys: [{ accessKeyId, secretAccessKey, accountId? }] (turns on SigV4 verification),
+             cors: ['https://app.example.com'] or '*', allowedHosts: ['dynamodb.local'] or '*'
+             (browser pages and Host names served besides this machine's own)
   tables:    CreateTable requests, plus TimeToLiveSpecification; created at start, in order.
   functions: handler (module path), exportName, timeout, memorySize, environment, isolation
              ('in-process' or 'worker'), events: { stream: { table, ...CreateEventSourceMapping
@@ -66,7 +77,13 @@ when --config is not given):
   ttl, globalIndexes, streams, destinationsDirectory: settings of the built-in functions.
   Command-line flags win over the file.
 
-Without a config, eddy serves an in-memory demo table "Demo" (key pk + sk, GSI "GSI1",
+Templates (docs/templates.md): with no eddy.config.*, eddy runs the stack it finds in the working
+directory — template.yaml|yml|json (SAM or CloudFormation), cdk.out/ (a CDK cloud assembly; --cdk
+runs cdk synth first) — or the one --template names (a file or a folder):
+  eddy serve --template template.yaml --parameter-overrides Env=dev BatchSize=10
+  eddy serve --cdk                        # cdk synth, then run the assembly
+
+Without a config or template, eddy serves an in-memory demo table "Demo" (key pk + sk, GSI "GSI1",
 TTL on expiresAt, NEW_AND_OLD_IMAGES stream).
 
 Examples:
@@ -108,9 +125,12 @@ export function createProgram(io: CliIo): Command {
     .option('-H, --host <address>', `interface to bind (default ${DEFAULT_HOST}, this machine only)`)
     .option('-c, --config <file>', 'config file (default: eddy.config.* in the working directory)')
     .option('--no-config', 'ignore eddy.config.* in the working directory (serve the demo table)')
+    .option(...TEMPLATE_OPTION)
+    .option(...PARAMETERS_OPTION)
+    .option(...CDK_OPTION)
     .option(
       '-r, --region <name>',
-      'region for unsigned-scope requests and ARNs (default us-east-1)',
+      "region of the config's tables and the demo table; each request uses its signature's (default us-east-1)",
       parseRegion,
     )
     .option('--account-id <digits>', 'account id in ARNs (default 000000000000)', parseAccountId)
@@ -125,6 +145,17 @@ export function createProgram(io: CliIo): Command {
       '--create-delay <duration>',
       'how long new tables stay CREATING, e.g. 2s or 500ms (default 0)',
       parseDelay,
+    )
+    .option(
+      '--cors <origins>',
+      "web pages that may call eddy from a browser besides this machine's, comma-separated " +
+        '(e.g. https://app.example.com,http://dev.lan:*), or "*" for any (default: localhost only)',
+      parseCors,
+    )
+    .option(
+      '--allowed-hosts <names>',
+      'Host names served besides localhost while bound to loopback, comma-separated, or "*"',
+      parseAllowedHosts,
     )
     .option('--access-key-id <id>', 'verify SigV4 signatures: the accepted key id (with --secret-access-key)')
     .option('--secret-access-key <secret>', 'verify SigV4 signatures: the secret of --access-key-id')
@@ -147,6 +178,10 @@ export function createProgram(io: CliIo): Command {
       'with --data-dir: snapshot at least this often while writes happen (default 1h)',
       parseDelay,
     )
+    .option(
+      '--accept-data-loss',
+      'with --data-dir: start even if the log lost written records, with what is left (see `eddy data check`)',
+    )
     .addHelpText('after', CONFIG_HELP)
     .action(async (options: Record<string, unknown>) => {
       if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined)) {
@@ -154,11 +189,11 @@ export function createProgram(io: CliIo): Command {
         io.exit(2);
         return;
       }
-      const persistenceFlags = ['durability', 'snapshotLogSize', 'snapshotInterval'].filter(
+      const persistenceFlags = ['durability', 'snapshotLogSize', 'snapshotInterval', 'acceptDataLoss'].filter(
         (name) => options[name] !== undefined,
       );
       if (options.dataDir === undefined && persistenceFlags.length > 0) {
-        io.printError('eddy: --durability and --snapshot-* need --data-dir');
+        io.printError('eddy: --durability, --snapshot-* and --accept-data-loss need --data-dir');
         io.exit(2);
         return;
       }
@@ -172,7 +207,8 @@ export function createProgram(io: CliIo): Command {
           error instanceof ListenError ||
           error instanceof DataDirectoryLockedError ||
           error instanceof CorruptDataError ||
-          error instanceof IncompleteDataError
+          error instanceof IncompleteDataError ||
+          error instanceof DataLossError
         ) {
           io.printError(`eddy: ${error.message}`);
           io.exit(1);
@@ -187,6 +223,8 @@ export function createProgram(io: CliIo): Command {
   // `eddy build` / `eddy synth`: Lambda zips and the AWS SAM template of the config.
   addBuildCommand(program, io);
   addSynthCommand(program, io);
+  // `eddy data check DIR`: verify a data directory offline (infra/persistence/dataCheck.ts).
+  addDataCommand(program, io);
   // `eddy record` / `eddy invoke` / `eddy event dynamodb`: capture stream records, replay them
   // through a function with its mapping's settings, make sample events from a table's items.
   addRecordCommand(program, io);
@@ -195,9 +233,48 @@ export function createProgram(io: CliIo): Command {
   // `eddy mappings [disable|enable NAME]`: the event source mappings of a running eddy.
   addMappingsCommand(program, io);
 
-  // `eddy --help` documents everything: the serve options and the config file too.
-  program.addHelpText('after', () => `\n${serveCommand.helpInformation().trimEnd()}\n${CONFIG_HELP}`);
+  // serve is the default command, so `eddy serv --port 0` would reach it with `serv` as an
+  // argument (or fail first on an option serve does not know): it is an unknown command.
+  program.hook('preSubcommand', (thisCommand, subcommand) => {
+    const first = thisCommand.args[0];
+    if (subcommand !== serveCommand || first === undefined || first === 'serve' || first.startsWith('-'))
+      return;
+    thisCommand.error(unknownCommandMessage(program, first), {
+      code: 'commander.unknownCommand',
+      exitCode: 1,
+    });
+  });
+
+  // `eddy --help` documents everything: the serve options and the config file too, under the
+  // program's one usage line.
+  program.addHelpText('after', () => {
+    const serveHelp = serveCommand
+      .helpInformation()
+      .trimEnd()
+      .replace(/^Usage: .*\n/, '')
+      .replace(/^\n?Run the DynamoDB-compatible HTTP endpoint \(the default command\)\.\n/, '');
+    return `\neddy serve (the default command): run the DynamoDB-compatible HTTP endpoint.\n${serveHelp}\n${CONFIG_HELP}`;
+  });
   return program;
+}
+
+/**
+ * `error: unknown command 'serv'` with commander's own suggestion (`(Did you mean serve?)`), as
+ * it words an unknown option: a program of the same command names, parsed with the name alone.
+ */
+function unknownCommandMessage(program: Command, name: string): string {
+  const probe = new Command(program.name())
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  for (const command of program.commands) probe.command(command.name());
+  try {
+    probe.parse([name], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return `${error.message}\n(see eddy --help)`;
+    throw error;
+  }
+  return `error: unknown command '${name}'`;
 }
 
 function parsePort(value: string): number {
@@ -216,6 +293,24 @@ function parseDurability(value: string): Durability {
 function parseRegion(value: string): string {
   if (!isRegion(value)) throw new InvalidArgumentError('must be a region name such as us-east-1.');
   return value;
+}
+
+function parseCors(value: string): CorsSetting {
+  try {
+    return parseCorsSetting(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function parseAllowedHosts(value: string): AllowedHosts {
+  if (value.trim() === '*') return '*';
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0) throw new InvalidArgumentError('must list host names, or be "*".');
+  return names;
 }
 
 function parseAccountId(value: string): string {

@@ -9,10 +9,11 @@ import {
   reportLine,
   startLine,
 } from './functionLogs.js';
-import { loadHandler } from './handlerModule.js';
+import { HandlerLoadError, loadHandler } from './handlerModule.js';
 import { InvocationLog, type InvocationLogEntry } from './invocationLog.js';
 import { lambdaContext, logStreamName } from './lambdaContext.js';
 import { type FunctionError, functionErrorOf, type LambdaHandler, runHandler } from './runHandler.js';
+import { startTimeout, TIMED_OUT, timedOut } from './timeouts.js';
 import { type WorkerOutcome, WorkerPool } from './workerPool.js';
 
 /** How a local function is defined (the host's config file maps onto this). */
@@ -67,6 +68,11 @@ export interface LocalFunctionEnvironment {
   readonly logSink?: (functionName: string, line: string) => void;
   /** Invocations the log keeps when the definition does not say (default 1000). */
   readonly logLimit?: number;
+  /**
+   * Sets an in-process function's environment variables in `process.env` (default: assigns
+   * them); the local stack passes its own, which it undoes when it closes.
+   */
+  readonly setEnvironment?: (variables: Readonly<Record<string, string>>) => void;
 }
 
 /** Lines one invocation keeps in its log entry (the sink sees them all). */
@@ -105,7 +111,8 @@ export class LocalFunction implements MappedFunction {
     if (definition.handler !== undefined)
       this.handlerPromise = Promise.resolve(definition.handler as LambdaHandler);
     if (definition.isolation !== 'worker' && definition.environment !== undefined) {
-      Object.assign(process.env, definition.environment);
+      if (environment.setEnvironment !== undefined) environment.setEnvironment(definition.environment);
+      else Object.assign(process.env, definition.environment);
     }
     if (definition.isolation === 'worker') {
       const clock = environment.clock;
@@ -115,10 +122,7 @@ export class LocalFunction implements MappedFunction {
         exportName: definition.exportName ?? 'handler',
         cwd: definition.cwd ?? process.cwd(),
         ...(definition.maxWorkers === undefined ? {} : { maxWorkers: definition.maxWorkers }),
-        startTimeout: (ms, onTimeout) => {
-          const timer = clock.setTimeout(onTimeout, ms);
-          return () => clock.clearTimeout(timer);
-        },
+        startTimeout: (ms, onTimeout) => startTimeout(clock, ms, onTimeout),
       });
     }
   }
@@ -184,8 +188,9 @@ export class LocalFunction implements MappedFunction {
       if (logs.length < KEPT_LOG_LINES) logs.push(line);
       sink?.(this.functionName, line);
     };
+    // The engine clock's time, as every other time eddy shows (virtual in the test kit).
     const write = (level: LogLevel, message: string) =>
-      emit(formatLogLine(Date.now(), requestId, level, message));
+      emit(formatLogLine(clock.now(), requestId, level, message));
     // Nothing keeps the lines of a function without an invocation log or a sink (the
     // gsi-maintainer): it runs without them, and without the console scope that would route its
     // output into them. That scope is an AsyncLocalStorage, and once one is entered Node 20 runs
@@ -207,7 +212,9 @@ export class LocalFunction implements MappedFunction {
     } finally {
       this.running--;
     }
-    const durationMs = performance.now() - started;
+    // A timed-out invocation ran for its whole timeout, as Lambda's REPORT line says; on a virtual
+    // clock the wall time it took says nothing about that.
+    const durationMs = isTimeout(outcome) ? this.timeoutMs : performance.now() - started;
     // The runtime logs a failed invocation's error as an ERROR line (Lambda's "Invoke Error").
     if (observed) {
       if (!outcome.ok) {
@@ -274,18 +281,17 @@ export class LocalFunction implements MappedFunction {
     });
     return new Promise<WorkerOutcome>((resolve) => {
       // An in-process handler cannot be stopped: on timeout its result is ignored.
-      const timer = clock.setTimeout(
-        () => resolve({ ok: false, error: timedOut(this.timeoutMs) }),
-        this.timeoutMs,
+      const cancel = startTimeout(clock, this.timeoutMs, () =>
+        resolve({ ok: false, error: timedOut(this.timeoutMs) }),
       );
       const run = () => runHandler(handler, event, context);
       (write === undefined ? run() : inInvocation(requestId, write, run)).then(
         (result) => {
-          clock.clearTimeout(timer);
+          cancel();
           resolve({ ok: true, result });
         },
         (error: unknown) => {
-          clock.clearTimeout(timer);
+          cancel();
           resolve({ ok: false, error: functionErrorOf(error) });
         },
       );
@@ -312,15 +318,44 @@ export class LocalFunction implements MappedFunction {
     );
   }
 
+  /**
+   * Loads the handler now rather than at the first invocation (in a worker thread for `worker`
+   * isolation), so a missing file or export is known up front.
+   * @throws HandlerLoadError (`Runtime.ImportModuleError`, `Runtime.HandlerNotFound`) as the
+   *   first invocation would have failed.
+   */
+  async load(): Promise<void> {
+    if (this.pool !== undefined) {
+      const error = await this.pool.check();
+      if (error !== undefined) throw handlerLoadErrorOf(error);
+      return;
+    }
+    try {
+      this.handlerPromise ??= loadHandler(
+        this.definition.module!,
+        this.definition.exportName,
+        this.definition.cwd,
+      );
+      await this.handlerPromise;
+    } catch (error) {
+      this.handlerPromise = undefined;
+      throw error;
+    }
+  }
+
   /** Terminates the function's worker threads, if any. */
   async close(): Promise<void> {
     await this.pool?.close();
   }
 }
 
-function timedOut(timeoutMs: number): FunctionError {
-  return {
-    errorType: 'Sandbox.Timedout',
-    errorMessage: `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`,
-  };
+function isTimeout(outcome: WorkerOutcome): boolean {
+  return !outcome.ok && outcome.error.errorType === TIMED_OUT;
+}
+
+/** A worker's load failure as the error `loadHandler` throws in process. */
+function handlerLoadErrorOf(error: FunctionError): HandlerLoadError {
+  const type =
+    error.errorType === 'Runtime.HandlerNotFound' ? 'Runtime.HandlerNotFound' : 'Runtime.ImportModuleError';
+  return new HandlerLoadError(type, error.errorMessage);
 }

@@ -48,4 +48,4 @@ port.on('message', async (message: WorkerInvoke) => {
     reply({ type: 'result', id: message.id, ok: false, error: functionErrorOf(error) });
   }
 });
-reply({ type: 'ready' });
+reply(loadError === undefined ? { type: 'ready' } : { type: 'ready', error: loadError });

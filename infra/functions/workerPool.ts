@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LogLevel } from './functionLogs.js';
 import type { FunctionError } from './runHandler.js';
+import { timedOut } from './timeouts.js';
 import type { WorkerInit, WorkerInvoke, WorkerReply } from './workerProtocol.js';
 
 /** The outcome of one isolated invocation. */
@@ -53,6 +54,9 @@ class FunctionWorker {
   readonly worker: Worker;
   current: Pending | undefined;
   dead = false;
+  /** Resolves once the module loaded: with its load error, if any. */
+  readonly ready: Promise<FunctionError | undefined>;
+  private markReady: (error: FunctionError | undefined) => void = () => {};
 
   constructor(
     init: WorkerInit,
@@ -65,6 +69,9 @@ class FunctionWorker {
       tsxApi: TSX_API,
       entry: ENTRY,
     };
+    this.ready = new Promise((resolve) => {
+      this.markReady = resolve;
+    });
     this.worker = new Worker(BOOTSTRAP, { eval: true, workerData, ...(init.env ? { env: init.env } : {}) });
     this.worker.unref();
     this.worker.on('message', (message: WorkerReply) => this.onMessage(message));
@@ -86,8 +93,12 @@ class FunctionWorker {
   }
 
   private onMessage(message: WorkerReply): void {
+    if (message.type === 'ready') {
+      this.markReady(message.error);
+      return;
+    }
     const current = this.current;
-    if (message.type === 'ready' || current === undefined || message.id !== current.id) return;
+    if (current === undefined || message.id !== current.id) return;
     if (message.type === 'log') {
       current.onLog?.(message.level, message.message);
       return;
@@ -97,13 +108,7 @@ class FunctionWorker {
         // A handler stuck in a loop cannot be stopped in place: the worker goes (Lambda resets the environment).
         this.dead = true;
         void this.worker.terminate();
-        this.finish({
-          ok: false,
-          error: {
-            errorType: 'Sandbox.Timedout',
-            errorMessage: `Task timed out after ${(current.timeoutMs / 1000).toFixed(2)} seconds`,
-          },
-        });
+        this.finish({ ok: false, error: timedOut(current.timeoutMs) });
       });
       return;
     }
@@ -123,6 +128,7 @@ class FunctionWorker {
   /** The thread crashed or exited: the invocation in it failed. */
   private die(error: FunctionError): void {
     this.dead = true;
+    this.markReady(error);
     if (this.current !== undefined) this.finish({ ok: false, error });
     else this.pool.released(this);
   }
@@ -170,6 +176,22 @@ export class WorkerPool {
       const next = this.queue.shift()!;
       worker.run(next.pending, next.message);
     }
+  }
+
+  /**
+   * Starts a worker (or takes an idle one) and answers how its module loaded: `undefined`, or the
+   * error every invocation would answer (Runtime.ImportModuleError, Runtime.HandlerNotFound). The
+   * worker stays, ready for the first invocation.
+   */
+  async check(): Promise<FunctionError | undefined> {
+    let worker = this.idle.pop();
+    if (worker === undefined) {
+      worker = new FunctionWorker(this.options, this);
+      this.all.add(worker);
+    }
+    const error = await worker.ready;
+    this.released(worker);
+    return error;
   }
 
   /** @internal A worker finished its invocation (or died). */

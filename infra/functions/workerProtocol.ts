@@ -25,7 +25,8 @@ export interface WorkerInvoke {
 }
 
 export type WorkerReply =
-  | { readonly type: 'ready' }
+  /** The module loaded (or could not: `error`, which every invocation then answers). */
+  | { readonly type: 'ready'; readonly error?: FunctionError }
   | { readonly type: 'started'; readonly id: number }
   /** A `console` call of the handler during invocation `id`. */
   | { readonly type: 'log'; readonly id: number; readonly level: LogLevel; readonly message: string }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Logger } from 'pino';
 import type { Engine } from '../../core/engine.js';
 import {
@@ -8,19 +9,28 @@ import {
 } from '../../core/errors/index.js';
 import type { RequestContext } from '../../core/operation.js';
 import { acceptedContentType } from './contentType.js';
+import { CorsPolicy, type CorsSetting } from './cors.js';
+import { type HealthCheck, healthStatus, problemsOf } from './health.js';
 import { createHostLogger } from './logger.js';
+import {
+  corsPreflight,
+  errorResponse,
+  forbiddenOrigin,
+  notFound,
+  payloadTooLarge,
+  type ResponseContext,
+  textResponse,
+} from './responses.js';
 import { RestDispatcher } from './restDispatcher.js';
 import type { RestService } from './restService.js';
 import { dynamoDbService, type ProtocolService } from './services.js';
 import { readSignature, signingRegion } from './signature.js';
 import { type AccessKey, SignatureVerifier } from './signatureVerifier.js';
 import {
-  bodyCrc32,
   JSON_1_0,
   jsonResponse,
   newRequestId,
   PLAIN_JSON,
-  UNKNOWN_OPERATION_XML,
   type WireRequest,
   type WireResponse,
 } from './wire.js';
@@ -32,20 +42,29 @@ export const HEALTH_PATH = '/_eddy/health';
 
 export interface PipelineOptions {
   readonly engine: Engine;
-  /** Region for requests whose credential scope names none (default: the engine's, `us-east-1`). */
+  /** The region `GET /` names (default: the engine's, `us-east-1`); requests use their scope's. */
   readonly region?: string;
   /** Account id of every caller (default: the engine's, `000000000000`). */
   readonly accountId?: string;
   /** Largest accepted body in bytes (default 16 MiB). */
   readonly maxBodyBytes?: number;
+  /**
+   * Which web pages may call from a browser: by default pages from this machine only; more
+   * origins, or `*` for every origin as DynamoDB answers (see `cors.ts`).
+   */
+  readonly cors?: CorsSetting;
   /** Keys whose SigV4 signatures are verified. Empty or absent: any well-formed credentials pass. */
   readonly accessKeys?: readonly AccessKey[];
+  /** The machine's clock in ms, which signing times must be within 15 minutes of (default `Date.now`). */
+  readonly wallClock?: () => number;
   /** Structured logs; engine bugs are logged at `error` with their stack. */
   readonly logger?: Logger;
   /** One `info` line per request (operation, status, duration). */
   readonly logRequests?: boolean;
   /** Reported by the health endpoint. */
   readonly version?: string;
+  /** What can make the host unhealthy (`health.ts`). */
+  readonly healthChecks?: readonly HealthCheck[];
   /**
    * Runs after every API call (success or error), before its answer; a returned promise delays
    * the answer until it settles (a rejection answers InternalServerError). A data directory's
@@ -56,13 +75,6 @@ export interface PipelineOptions {
     input: Record<string, unknown>,
     context: RequestContext,
   ) => Promise<void> | undefined;
-}
-
-/** What every response of one request shares. */
-interface ResponseContext {
-  readonly requestId: string;
-  readonly contentType: string;
-  readonly cors: boolean;
 }
 
 /**
@@ -80,15 +92,18 @@ export class RequestPipeline {
   readonly logger: Logger;
   private readonly logRequests: boolean;
   private readonly verifier: SignatureVerifier | undefined;
+  private readonly cors: CorsPolicy;
   private readonly services = new Map<string, ProtocolService>();
   private readonly targets = new Map<string, { service: ProtocolService; operation: string }>();
   private readonly startedAt = Date.now();
   private readonly version: string | undefined;
   private readonly afterCall: PipelineOptions['afterCall'];
+  private readonly healthChecks: readonly HealthCheck[];
   private readonly rest: RestDispatcher;
 
   constructor(options: PipelineOptions) {
     this.afterCall = options.afterCall;
+    this.healthChecks = options.healthChecks ?? [];
     this.engine = options.engine;
     this.region = options.region ?? options.engine.defaultRegion;
     this.accountId = options.accountId ?? options.engine.defaultAccountId;
@@ -97,9 +112,10 @@ export class RequestPipeline {
     this.logRequests = options.logRequests ?? false;
     this.verifier =
       options.accessKeys !== undefined && options.accessKeys.length > 0
-        ? new SignatureVerifier(options.accessKeys)
+        ? new SignatureVerifier(options.accessKeys, options.wallClock)
         : undefined;
     this.version = options.version;
+    this.cors = new CorsPolicy(options.cors);
     this.registerService(dynamoDbService(options.engine));
     this.rest = new RestDispatcher({
       region: this.region,
@@ -159,25 +175,34 @@ export class RequestPipeline {
   /** Answers one request. Synchronous unless signatures are verified or a service is async. */
   handle(request: WireRequest): WireResponse | Promise<WireResponse> {
     if (request.body.length > this.maxBodyBytes) return payloadTooLarge();
+    // A browser says where the calling page comes from; only the allowed origins are served.
+    const origin = request.header('origin');
+    let corsOrigin: string | undefined;
+    if (origin !== undefined) {
+      corsOrigin = this.cors.allow(origin);
+      if (corsOrigin === undefined) return forbiddenOrigin(origin, newRequestId());
+    }
     // The JSON 1.0 APIs answer at `/`; any other path may belong to a REST service.
     if (request.url !== '/' && this.rest.size > 0) {
       const path = pathOf(request.url);
       const owner = this.rest.find(path);
-      if (owner !== undefined) return this.rest.handle(owner, request, path);
+      if (owner !== undefined) return this.rest.handle(owner, request, path, corsOrigin);
     }
-    const cors = request.header('origin') !== undefined;
-    if (request.method !== 'POST') return this.handleNonPost(request, newRequestId(), cors);
+    if (request.method !== 'POST') return this.handleNonPost(request, newRequestId(), corsOrigin);
     const contentType = acceptedContentType(request.header('content-type'));
     const hasBody = request.body.length > 0;
     // docs/dynamodb.md §1.1.2: a foreign content type only matters when there is a body to interpret.
-    if (contentType === undefined && hasBody) return notFound(newRequestId(), cors);
+    if (contentType === undefined && hasBody) return notFound(newRequestId(), corsOrigin);
     const context: ResponseContext = {
       requestId: newRequestId(),
       contentType: contentType === JSON_1_0 ? JSON_1_0 : PLAIN_JSON, // docs/dynamodb.md §1.1.3
-      cors,
+      corsOrigin,
     };
     let input: unknown;
     if (hasBody) {
+      // Bytes that are not UTF-8 fail the service's JSON parser (Jackson) like any malformed
+      // JSON; decoding them would store U+FFFD instead (see docs/security.md, "Invalid UTF-8").
+      if (!isUtf8(request.body)) return errorResponse(new SerializationException(), context);
       try {
         input = JSON.parse(request.body.toString('utf8'));
       } catch {
@@ -192,7 +217,7 @@ export class RequestPipeline {
       return this.verifyThenExecute(request, service, operation, input, context);
     let region: string;
     try {
-      region = signingRegion(request) || this.region;
+      region = signingRegion(request);
     } catch (error) {
       return this.failure(error, target, context);
     }
@@ -213,7 +238,7 @@ export class RequestPipeline {
       const key = await this.verifier!.verify(request, signature);
       requestContext = {
         accountId: key.accountId ?? this.accountId,
-        region: signature.scopeRegion || this.region,
+        region: signature.scopeRegion,
       };
     } catch (error) {
       return this.failure(error, `${service.targetPrefix}.${operation}`, context);
@@ -312,7 +337,7 @@ export class RequestPipeline {
       Buffer.from(service.serialize === undefined ? JSON.stringify(output) : service.serialize(output)),
       context.contentType,
       context.requestId,
-      context.cors,
+      context.corsOrigin,
     );
     if (this.logRequests) this.logRequest(`${service.targetPrefix}.${operation}`, 200, context, started);
     return response;
@@ -323,8 +348,10 @@ export class RequestPipeline {
     if (error instanceof DynamoDbError) {
       wireError = error;
     } else {
-      // Never a crash for bad input: an eddy bug becomes the service's 500, with its stack logged.
-      this.logger.error({ err: error, target, requestId: context.requestId }, 'internal error');
+      // Never a crash for bad input: an eddy bug becomes the service's 500, with its stack logged;
+      // a known problem (a failed log) was logged once already.
+      if (!problemsOf(this.healthChecks).some((problem) => problem.error === error))
+        this.logger.error({ err: error, target, requestId: context.requestId }, 'internal error');
       wireError = new InternalServerError('Internal server error');
     }
     if (this.logRequests) {
@@ -344,27 +371,36 @@ export class RequestPipeline {
     this.logger.info({ requestId: context.requestId, target, status, ms, error }, 'request');
   }
 
-  private handleNonPost(request: WireRequest, requestId: string, cors: boolean): WireResponse {
-    if (request.method === 'OPTIONS' && cors) return corsPreflight(request, requestId);
+  private handleNonPost(
+    request: WireRequest,
+    requestId: string,
+    corsOrigin: string | undefined,
+  ): WireResponse {
+    if (request.method === 'OPTIONS' && corsOrigin !== undefined)
+      return corsPreflight(request, requestId, corsOrigin);
     if (request.method === 'GET') {
       const path = pathOf(request.url);
       // docs/dynamodb.md §1.1.6: the service's own health text, trailing space included.
       if (path === '/')
-        return textResponse(`healthy: dynamodb.${this.region}.amazonaws.com `, requestId, cors);
+        return textResponse(`healthy: dynamodb.${this.region}.amazonaws.com `, requestId, corsOrigin);
       if (path === HEALTH_PATH) {
-        const body = Buffer.from(JSON.stringify(this.health()));
-        return jsonResponse(200, body, PLAIN_JSON, requestId, cors);
+        const health = this.health();
+        const body = Buffer.from(JSON.stringify(health));
+        return jsonResponse(health.status === 'ok' ? 200 : 503, body, PLAIN_JSON, requestId, corsOrigin);
       }
     }
-    return notFound(requestId, cors);
+    return notFound(requestId, corsOrigin);
   }
 
-  /** `GET /_eddy/health`: a JSON summary for scripts and container health checks. */
-  health(): Record<string, unknown> {
+  /**
+   * `GET /_eddy/health`: a JSON summary for scripts and container health checks; `status` is
+   * `ok` (200), or `failing` (503) with the `reason`.
+   */
+  health(): Record<string, unknown> & { status: 'ok' | 'failing' } {
     let tables = 0;
     for (const region of this.engine.allRegions()) tables += region.tables.size;
     return {
-      status: 'ok',
+      ...healthStatus(problemsOf(this.healthChecks)),
       service: 'eddy',
       ...(this.version === undefined ? {} : { version: this.version }),
       region: this.region,
@@ -381,64 +417,4 @@ export class RequestPipeline {
 function pathOf(url: string): string {
   const mark = url.indexOf('?');
   return mark === -1 ? url : url.slice(0, mark);
-}
-
-/** docs/dynamodb.md §1.2.2: the error's wire JSON (`__type`, `message` or `Message`), status 400 or 500. */
-function errorResponse(error: DynamoDbError, context: ResponseContext): WireResponse {
-  const body = Buffer.from(JSON.stringify(error.toWire()));
-  return jsonResponse(error.statusCode, body, context.contentType, context.requestId, context.cors);
-}
-
-const UNKNOWN_OPERATION_XML_CRC = bodyCrc32(UNKNOWN_OPERATION_XML);
-
-/**
- * docs/dynamodb.md §1.1.2: 404 `<UnknownOperationException/>` for non-POST methods and foreign content types.
- */
-function notFound(requestId: string, cors: boolean): WireResponse {
-  const headers = [
-    'x-amzn-RequestId',
-    requestId,
-    'x-amz-crc32',
-    UNKNOWN_OPERATION_XML_CRC,
-    'Content-Length',
-    String(UNKNOWN_OPERATION_XML.length),
-  ];
-  if (cors) headers.push('Access-Control-Allow-Origin', '*');
-  return { statusCode: 404, headers, body: UNKNOWN_OPERATION_XML };
-}
-
-/** docs/dynamodb.md §1.1.4: over the limit, 413 before anything is parsed; no request id. */
-export function payloadTooLarge(): WireResponse {
-  return { statusCode: 413, headers: ['Content-Length', '0', 'Connection', 'close'], body: Buffer.alloc(0) };
-}
-
-function textResponse(text: string, requestId: string, cors: boolean): WireResponse {
-  const body = Buffer.from(text);
-  const headers = [
-    'x-amzn-RequestId',
-    requestId,
-    'x-amz-crc32',
-    bodyCrc32(body),
-    'Content-Type',
-    'text/plain',
-    'Content-Length',
-    String(body.length),
-  ];
-  if (cors) headers.push('Access-Control-Allow-Origin', '*');
-  return { statusCode: 200, headers, body };
-}
-
-/**
- * docs/dynamodb.md §1.1.6: `OPTIONS` with `Origin` answers 200, empty, echoing the requested headers and
- * method.
- */
-export function corsPreflight(request: WireRequest, requestId: string): WireResponse {
-  const headers = ['x-amzn-RequestId', requestId, 'Access-Control-Allow-Origin', '*'];
-  const requestedHeaders = request.header('access-control-request-headers');
-  if (requestedHeaders !== undefined) headers.push('Access-Control-Allow-Headers', requestedHeaders);
-  const requestedMethod = request.header('access-control-request-method');
-  if (requestedMethod !== undefined) headers.push('Access-Control-Allow-Methods', requestedMethod);
-  // CRC-32 of the empty body is 0 (docs/dynamodb.md §1.2.1: every response carries one).
-  headers.push('Access-Control-Max-Age', '172800', 'x-amz-crc32', '0', 'Content-Length', '0');
-  return { statusCode: 200, headers, body: Buffer.alloc(0) };
 }

@@ -4,7 +4,7 @@ import type { RestAnswer, RestRequest, RestRoute, RestService } from './restServ
 import { RestRouter } from './restService.js';
 import { readSignature, signingRegion } from './signature.js';
 import type { SignatureVerifier } from './signatureVerifier.js';
-import { newRequestId, PLAIN_JSON, type WireRequest, type WireResponse } from './wire.js';
+import { allowOrigin, newRequestId, PLAIN_JSON, type WireRequest, type WireResponse } from './wire.js';
 
 export interface RestDispatcherOptions {
   readonly region: string;
@@ -16,8 +16,8 @@ export interface RestDispatcherOptions {
   readonly afterCall:
     | ((target: string, input: Record<string, unknown>, context: RequestContext) => Promise<void> | undefined)
     | undefined;
-  /** The host's CORS preflight answer (`OPTIONS` with `Origin`). */
-  readonly corsPreflight: (request: WireRequest, requestId: string) => WireResponse;
+  /** The host's CORS preflight answer (`OPTIONS` from an allowed `Origin`). */
+  readonly corsPreflight: (request: WireRequest, requestId: string, corsOrigin: string) => WireResponse;
 }
 
 interface RegisteredService {
@@ -56,14 +56,20 @@ export class RestDispatcher {
     return this.services.find(({ service }) => service.owns(path));
   }
 
+  /**
+   * Answers a request for `service`. `corsOrigin`: the `Access-Control-Allow-Origin` of a
+   * browser's request, which the pipeline has checked against its CORS policy.
+   */
   handle(
     { service, router }: RegisteredService,
     request: WireRequest,
     path: string,
+    corsOrigin: string | undefined,
   ): WireResponse | Promise<WireResponse> {
     const requestId = service.newRequestId?.() ?? newRequestId();
-    const cors = request.header('origin') !== undefined;
-    if (request.method === 'OPTIONS' && cors) return this.options.corsPreflight(request, requestId);
+    const cors = corsOrigin;
+    if (request.method === 'OPTIONS' && cors !== undefined)
+      return this.options.corsPreflight(request, requestId, cors);
     const mark = request.url.indexOf('?');
     const restRequest = (params: Record<string, string>): RestRequest => ({
       method: request.method,
@@ -168,7 +174,7 @@ export class RestDispatcher {
   }
 }
 
-function toWire(answer: RestAnswer, requestId: string, cors: boolean): WireResponse {
+function toWire(answer: RestAnswer, requestId: string, cors: string | undefined): WireResponse {
   const body =
     answer.body === undefined
       ? Buffer.alloc(0)
@@ -179,6 +185,6 @@ function toWire(answer: RestAnswer, requestId: string, cors: boolean): WireRespo
   if (answer.body !== undefined) headers.push('Content-Type', answer.contentType ?? PLAIN_JSON);
   headers.push('Content-Length', String(body.length));
   if (answer.headers !== undefined) headers.push(...answer.headers);
-  if (cors) headers.push('Access-Control-Allow-Origin', '*');
+  if (cors !== undefined) allowOrigin(headers, cors);
   return { statusCode: answer.status, headers, body };
 }

@@ -3,6 +3,7 @@ import {
   InvalidSignatureException,
   MissingAuthenticationTokenException,
 } from '../../core/errors/index.js';
+import { isRegionName } from './regionName.js';
 import type { WireRequest } from './wire.js';
 
 /**
@@ -86,8 +87,8 @@ let lastScopeRegion = '';
  * SDKs' spelling (`AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…` with a date
  * header) is recognised with a few `indexOf`s and the credential's split is cached (a client
  * signs with one scope all day); anything else goes through `readSignature`, which words the
- * service's complaint. Returns '' when the scope names no region.
- * @throws as `readSignature`.
+ * service's complaint.
+ * @throws as `readSignature`; InvalidSignatureException when the region is not a region name.
  */
 export function signingRegion(request: WireRequest): string {
   const authorization = request.header('authorization');
@@ -105,6 +106,7 @@ export function signingRegion(request: WireRequest): string {
       let parts = credentialCache.get(credential);
       if (parts === undefined) {
         parts = splitCredential(credential);
+        checkScopeRegion(parts.scopeRegion);
         if (credentialCache.size >= CREDENTIAL_CACHE_LIMIT) credentialCache.clear();
         credentialCache.set(credential, parts);
       }
@@ -113,7 +115,24 @@ export function signingRegion(request: WireRequest): string {
       return parts.scopeRegion;
     }
   }
-  return readSignature(request).scopeRegion;
+  const { scopeRegion } = readSignature(request);
+  checkScopeRegion(scopeRegion);
+  return scopeRegion;
+}
+
+/**
+ * The service's complaint about a credential scope's region, or '' when it is a region name.
+ * The region names tables' ARNs and keys eddy's per-region state, so anything else (`<script>`,
+ * '') is refused with AWS's words for a region it does not serve (recorded in dynalite's
+ * `index.js` notes; an empty region reads `not ''`, as quoted from AWS in fsouza/s3-upload-proxy#241).
+ */
+export function scopeRegionProblem(region: string): string {
+  return isRegionName(region) ? '' : `Credential should be scoped to a valid region, not '${region}'. `;
+}
+
+function checkScopeRegion(region: string): void {
+  const problem = scopeRegionProblem(region);
+  if (problem !== '') throw new InvalidSignatureException(problem.trimEnd());
 }
 
 function readHeaderSignature(

@@ -78,14 +78,15 @@ export function bodyCrc32(body: Buffer): string {
 
 /**
  * A response whose body is JSON text, with the headers every protocol response carries
- * (docs/dynamodb.md §1.2.1): request id, CRC-32, content type and length.
+ * (docs/dynamodb.md §1.2.1): request id, CRC-32, content type and length; and, for a browser's
+ * request from an allowed origin, `Access-Control-Allow-Origin` (`corsOrigin`, see `cors.ts`).
  */
 export function jsonResponse(
   statusCode: number,
   body: Buffer,
   contentType: string,
   requestId: string,
-  corsOrigin: boolean,
+  corsOrigin: string | undefined,
 ): WireResponse {
   const headers = [
     'x-amzn-RequestId',
@@ -97,8 +98,17 @@ export function jsonResponse(
     'Content-Length',
     String(body.length),
   ];
-  if (corsOrigin) headers.push('Access-Control-Allow-Origin', '*');
+  if (corsOrigin !== undefined) allowOrigin(headers, corsOrigin);
   return { statusCode, headers, body };
+}
+
+/**
+ * Adds `Access-Control-Allow-Origin`; an answer naming one origin varies with the request's
+ * `Origin`, which caches must know (`Vary: Origin`).
+ */
+export function allowOrigin(headers: string[], corsOrigin: string): void {
+  headers.push('Access-Control-Allow-Origin', corsOrigin);
+  if (corsOrigin !== '*') headers.push('Vary', 'Origin');
 }
 
 /** Reads a header that may have arrived more than once; the first value wins. */

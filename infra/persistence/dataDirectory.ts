@@ -1,5 +1,7 @@
 import {
   closeSync,
+  existsSync,
+  fdatasyncSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -13,15 +15,20 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { MARK_FILE } from './durableMark.js';
 import { DataDirectoryLockedError } from './errors.js';
 
 /**
  * The data directory's layout:
  *
  *   LOCK                     the pid of the host using it (created exclusively)
+ *   log.mark                 how far the log reached: written, fsynced (`durableMark.ts`)
+ *   iterator.key             the secret shard iterators are signed with (`iteratorKey.ts`)
  *   wal/<first LSN>.log      write-ahead log segments, named by their first record's LSN
  *   snapshots/<LSN>.snap     consistent images of everything up to that LSN (`.tmp` while written)
  *   destinations/            on-failure destination queues (JSON lines, written by mappings)
+ *   lambda/                  the Lambda API's functions and mappings (`infra/lambda-api/`)
+ *   damaged/<time>/          what `--accept-data-loss` cut from a damaged log
  *
  * LSNs in names are zero-padded to 20 digits, so name order is LSN order.
  */
@@ -62,6 +69,27 @@ export class DataDirectory {
   }
 
   /**
+   * The directory as it is, for reading only (`eddy data check`): no lock taken, nothing created.
+   * @throws Error when it is not a data directory (no `wal/` folder).
+   */
+  static inspect(path: string): DataDirectory {
+    const directory = new DataDirectory(realpathSync(resolve(path)));
+    if (!existsSync(directory.walDir))
+      throw new Error(`${directory.path} is not an eddy data directory (it has no wal/ folder)`);
+    return directory;
+  }
+
+  /** The process holding the lock, if it is alive (see `lock`). */
+  holder(): number | undefined {
+    const pid = readPid(join(this.path, LOCK_FILE));
+    return pid !== undefined && pid !== process.pid && alive(pid) ? pid : undefined;
+  }
+
+  get markPath(): string {
+    return join(this.path, MARK_FILE);
+  }
+
+  /**
    * A path inside the directory for other components' files (e.g. on-failure destination queues:
    * `resolve('destinations', '<mapping>.jsonl')`); its parent directory is created.
    */
@@ -86,7 +114,7 @@ export class DataDirectory {
 
   /** Complete snapshots, oldest first (unfinished `.tmp` files are not listed). */
   snapshots(): LsnFile[] {
-    return listLsnFiles(this.snapshotDir, '.snap');
+    return existsSync(this.snapshotDir) ? listLsnFiles(this.snapshotDir, '.snap') : [];
   }
 
   /** Removes snapshot files a crash left unfinished. */
@@ -183,6 +211,16 @@ export function syncDirectory(directory: string): void {
   const fd = openSync(directory, 'r');
   try {
     fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Makes a file's data durable (fdatasync). */
+export function syncFile(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fdatasyncSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -19,6 +19,27 @@ export class DataDirectoryLockedError extends Error {
   }
 }
 
+/** The flag (`PersistenceOptions.acceptDataLoss`) that starts from what is left of a damaged log. */
+export const ACCEPT_DATA_LOSS_FLAG = '--accept-data-loss';
+
+/** What starting with `--accept-data-loss` would keep, for the messages that offer it. */
+export interface Leftover {
+  /** The last record kept. */
+  readonly lastLsn: number;
+  /** Where the dropped bytes would be moved. */
+  readonly damagedDir: string;
+}
+
+function remedy(leftover: Leftover | undefined): string {
+  if (leftover === undefined)
+    return 'restore the data directory from a backup, or move it away to start empty.';
+  return (
+    'restore the data directory from a backup, move it away to start empty, or start with what is ' +
+    `left (the log up to LSN ${leftover.lastLsn}; the dropped bytes are kept in ${leftover.damagedDir}) ` +
+    `with ${ACCEPT_DATA_LOSS_FLAG}.`
+  );
+}
+
 /** A log segment or snapshot is damaged where a torn write cannot explain it. */
 export class CorruptDataError extends Error {
   override readonly name = 'CorruptDataError';
@@ -26,11 +47,11 @@ export class CorruptDataError extends Error {
     readonly file: string,
     readonly offset: number,
     readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; leftover?: Leftover },
   ) {
     super(
       `${file} is damaged at byte ${offset} (${reason}). eddy will not start from a partial state: ` +
-        'restore the data directory from a backup, or move it away to start empty.',
+        remedy(options?.leftover),
       options,
     );
   }
@@ -42,11 +63,41 @@ export class IncompleteDataError extends Error {
   constructor(
     readonly dataDir: string,
     readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; leftover?: Leftover },
   ) {
     super(
-      `Data directory ${dataDir} is incomplete: ${reason}. eddy will not start from a partial state.`,
+      `Data directory ${dataDir} is incomplete: ${reason}. eddy will not start from a partial state` +
+        (options?.leftover === undefined ? '.' : `: ${remedy(options.leftover)}`),
       options,
+    );
+  }
+}
+
+/**
+ * The log ends before records its mark (`durableMark.ts`) proves were fsynced, or written to the
+ * OS since the machine started: they were lost after being written, not torn by a crash.
+ */
+export class DataLossError extends Error {
+  override readonly name = 'DataLossError';
+  constructor(
+    /** The segment where the log stops, and the byte offset. */
+    readonly file: string,
+    readonly offset: number,
+    /** Why it stops there (`the end of the file`, `a checksum mismatch`...). */
+    readonly reason: string,
+    /** The last record recovered, and the last one the mark proves was there. */
+    readonly lastLsn: number,
+    readonly claimedLsn: number,
+    readonly basis: 'fsynced' | 'written',
+    leftover: Leftover,
+  ) {
+    const how =
+      basis === 'fsynced' ? 'had been fsynced' : 'had been written to the OS since the machine last started';
+    const lost = claimedLsn - lastLsn;
+    super(
+      `${file}: the log ends at LSN ${lastLsn} (byte ${offset}: ${reason}), but records up to LSN ` +
+        `${claimedLsn} ${how} (log.mark): ${lost} record${lost === 1 ? ' is' : 's are'} lost. eddy will ` +
+        `not start without ${lost === 1 ? 'it' : 'them'}: ${remedy(leftover)}`,
     );
   }
 }
@@ -58,6 +109,7 @@ export class LogWriteError extends Error {
     readonly file: string,
     options?: { cause?: unknown },
   ) {
-    super(`Writing the log ${file} failed; changes since are not durable`, options);
+    const cause = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super(`Writing the log ${file} failed${cause}; changes since are not durable`, options);
   }
 }

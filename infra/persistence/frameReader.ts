@@ -19,6 +19,8 @@ export interface FrameProblem {
   readonly kind: 'torn' | 'corrupt';
   readonly offset: number;
   readonly reason: string;
+  /** Whether anything but zeros is left from `offset` on (a zero tail from a frame's start holds no record). */
+  readonly data: boolean;
 }
 
 /**
@@ -109,46 +111,82 @@ export class FrameReader {
   }
 
   /**
-   * Classifies the problem at `offset`: torn when only zeros follow, or when the bad frame
-   * reaches the end of the file and no intact frame starts after it (a flipped bit in a length
-   * can make a frame in the middle look as if it ran to the end); corrupt otherwise.
+   * Classifies the problem at `offset`. Torn: the bad frame holds the file's last data (it runs
+   * past the end, or nothing but zeros follows from some point inside it) and no intact frame
+   * starts after it (a flipped bit in a length can make a frame in the middle look as if it ran to
+   * the end); corrupt otherwise. Zeros count from inside the frame, not only from its header: a
+   * power loss on a file the file system had already extended (or preallocated) leaves the last
+   * write's unwritten part, and everything after it, as zeros (docs/persistence.md §2).
    */
   private fail(offset: number, reason: string): undefined {
-    let torn = this.size - offset < FRAME_HEADER_BYTES || this.zerosFrom(offset);
+    const lastData = this.lastNonZero(offset);
+    let torn = lastData < offset + FRAME_HEADER_BYTES;
     if (!torn) {
       this.load(offset, FRAME_HEADER_BYTES);
       const length = this.window.readUInt32LE(offset - this.windowStart);
-      torn = offset + FRAME_HEADER_BYTES + length >= this.size && !this.intactFrameAfter(offset + 1);
+      const end = offset + FRAME_HEADER_BYTES + length;
+      const plausible = length > 0 && length <= MAX_FRAME_BYTES;
+      const lastInFile = end >= this.size || (plausible && lastData < end);
+      torn = lastInFile && !this.intactFrameAfter(offset + 1);
     }
-    this.problem = { kind: torn ? 'torn' : 'corrupt', offset, reason };
+    this.problem = { kind: torn ? 'torn' : 'corrupt', offset, reason, data: lastData >= offset };
     return undefined;
+  }
+
+  /**
+   * Intact frames at or after `from` (resynchronising past damage, as `intactFrameAfter` does),
+   * each passed to `visit`: how recovery learns what a dropped stretch of the log held.
+   */
+  salvage(from: number, visit: (frame: Frame) => void): void {
+    let offset = from;
+    let gapStart = from;
+    while (offset <= this.size - FRAME_HEADER_BYTES && offset - gapStart <= RESYNC_SCAN_BYTES) {
+      const length = this.intactFrameAt(offset);
+      if (length === undefined) {
+        offset++;
+        continue;
+      }
+      const start = offset - this.windowStart + FRAME_HEADER_BYTES;
+      visit({ offset, buffer: this.window, start, end: start + length });
+      offset += FRAME_HEADER_BYTES + length;
+      gapStart = offset;
+    }
   }
 
   /** Whether an intact frame (passing the probe, then its checksum) starts at or after `from`. */
   private intactFrameAfter(from: number): boolean {
     if (this.probe === undefined) return false;
     const last = Math.min(this.size - FRAME_HEADER_BYTES - 1, from + RESYNC_SCAN_BYTES);
-    for (let offset = from; offset <= last; offset++) {
-      this.load(offset, FRAME_HEADER_BYTES + 16);
-      const at = offset - this.windowStart;
-      const length = this.window.readUInt32LE(at);
-      if (length === 0 || offset + FRAME_HEADER_BYTES + length > this.size) continue;
-      const visible = Math.min(length, this.windowBytes - at - FRAME_HEADER_BYTES);
-      if (!this.probe(this.window, at + FRAME_HEADER_BYTES, visible)) continue;
-      this.load(offset, FRAME_HEADER_BYTES + length);
-      const start = offset - this.windowStart + FRAME_HEADER_BYTES;
-      if (frameIntact(this.window, start, length, this.window.readUInt32LE(start - 4))) return true;
-    }
+    for (let offset = from; offset <= last; offset++)
+      if (this.intactFrameAt(offset) !== undefined) return true;
     return false;
   }
 
-  private zerosFrom(offset: number): boolean {
-    for (let at = offset; at < this.size; at += this.window.length) {
-      const bytes = Math.min(this.window.length, this.size - at);
-      this.load(at, bytes);
-      const from = at - this.windowStart;
-      for (let index = from; index < from + bytes; index++) if (this.window[index] !== 0) return false;
+  /** The payload length of an intact frame (passing the probe, then its checksum) at `offset`. */
+  private intactFrameAt(offset: number): number | undefined {
+    if (this.probe === undefined) return undefined;
+    this.load(offset, FRAME_HEADER_BYTES + 16);
+    const at = offset - this.windowStart;
+    const length = this.window.readUInt32LE(at);
+    if (length === 0 || length > MAX_FRAME_BYTES || offset + FRAME_HEADER_BYTES + length > this.size)
+      return undefined;
+    const visible = Math.min(length, this.windowBytes - at - FRAME_HEADER_BYTES);
+    if (!this.probe(this.window, at + FRAME_HEADER_BYTES, visible)) return undefined;
+    this.load(offset, FRAME_HEADER_BYTES + length);
+    const start = offset - this.windowStart + FRAME_HEADER_BYTES;
+    return frameIntact(this.window, start, length, this.window.readUInt32LE(start - 4)) ? length : undefined;
+  }
+
+  /** The offset of the file's last non-zero byte at or after `from` (`from - 1`: only zeros). */
+  private lastNonZero(from: number): number {
+    for (let end = this.size; end > from; ) {
+      const begin = Math.max(from, end - this.window.length);
+      this.load(begin, end - begin);
+      const base = begin - this.windowStart;
+      for (let index = base + (end - begin) - 1; index >= base; index--)
+        if (this.window[index] !== 0) return this.windowStart + index;
+      end = begin;
     }
-    return true;
+    return from - 1;
   }
 }

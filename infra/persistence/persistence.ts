@@ -7,10 +7,14 @@ import type { RequestContext } from '../../core/operation.js';
 import type { CheckpointMap, CheckpointStore } from '../../core/persistence/checkpointStore.js';
 import type { Region, TransactionToken } from '../../core/store/region.js';
 import { ChangeLog } from '../../streams/changeLog.js';
+import { useIteratorSecret } from '../../streams/streamsApi/shardIterator.js';
 import { LoggedCheckpointStore } from './checkpoints.js';
-import { DataDirectory } from './dataDirectory.js';
+import { DataDirectory, syncFile } from './dataDirectory.js';
+import { DurableMark } from './durableMark.js';
 import type { LogWriteError } from './errors.js';
+import { iteratorKeyOf } from './iteratorKey.js';
 import { completeTransitions } from './lifecycle.js';
+import { logLogFailure, logRecovery, type PersistenceLogger } from './persistenceLog.js';
 import { type RecoveryReport, recover } from './recovery.js';
 import { ReplayableClock } from './replayableClock.js';
 import { SnapshotJob, type SnapshotResult } from './snapshotWriter.js';
@@ -24,10 +28,7 @@ import {
 } from './walRecords.js';
 import { type Durability, WalWriter } from './walWriter.js';
 
-export interface PersistenceLogger {
-  info(object: object, message: string): void;
-  error(object: object, message: string): void;
-}
+export type { PersistenceLogger } from './persistenceLog.js';
 
 export interface PersistenceOptions {
   /** The data directory (created when missing). */
@@ -44,11 +45,23 @@ export interface PersistenceOptions {
   readonly snapshotInterval?: number | string;
   /** Snapshot at `close()` so the next start reads no log (default true). */
   readonly snapshotOnClose?: boolean;
+  /**
+   * Start even when the log lost records it had written (`--accept-data-loss`): keep its longest
+   * whole prefix, move the rest to `<dataDir>/damaged/` (default false: refuse, naming the damage).
+   */
+  readonly acceptDataLoss?: boolean;
   readonly logger?: PersistenceLogger;
 }
 
+/** Why the data directory cannot keep changes any more, for the health check. */
+export interface PersistenceProblem {
+  readonly reason: string;
+  /** The error every waiting call is rejected with (logged once, when it happened). */
+  readonly error: LogWriteError;
+}
+
 const MIB = 1024 * 1024;
-const SILENT: PersistenceLogger = { info() {}, error() {} };
+const SILENT: PersistenceLogger = { info() {}, warn() {}, error() {} };
 
 interface PendingCommit {
   readonly commitId: number;
@@ -138,6 +151,16 @@ export class Persistence {
     return this.recovered;
   }
 
+  /**
+   * Why changes can no longer be kept (a log write or fsync failed: disk full, EFBIG, EIO), or
+   * undefined while all is well. Every call waiting on the log fails from then on, until a restart.
+   */
+  get problem(): PersistenceProblem | undefined {
+    const error = this.wal.failed;
+    if (error === undefined) return undefined;
+    return { reason: `${error.message}; every call fails until eddy restarts`, error };
+  }
+
   /** LSNs of the last record appended and of the last one fsynced. */
   get appendedLsn(): number {
     return this.wal.appendedLsn;
@@ -168,22 +191,32 @@ export class Persistence {
   }
 
   private start(clock: ReplayableClock): void {
-    this.recovered = recover({
-      directory: this.directory,
-      engine: this.engine,
-      clock,
-      changeLog: this.changeLog,
-      checkpoints: this.checkpointMap,
-    });
+    // Before recovery: the streams it restores are read with iterators signed by this key.
+    useIteratorSecret(this.changeLog, iteratorKeyOf(this.directory.path, this.logger));
+    this.recovered = recover(
+      {
+        directory: this.directory,
+        engine: this.engine,
+        clock,
+        changeLog: this.changeLog,
+        checkpoints: this.checkpointMap,
+      },
+      { acceptDataLoss: this.options.acceptDataLoss === true },
+    );
+    logRecovery(this.logger, this.recovered);
     const { lastLsn, tail, snapshotLsn } = this.recovered;
     this.lastSnapshotLsn = snapshotLsn;
+    // What was recovered may sit in the page cache only (a crash of eddy alone): fsynced now, so
+    // the fresh mark's claim is true from the start.
+    for (const segment of this.directory.segments()) syncFile(segment.path);
     this.wal = new WalWriter({
       directory: this.directory,
       durability: this.durability,
       segmentBytes: this.options.segmentBytes ?? 64 * MIB,
       nextLsn: lastLsn + 1,
       tail,
-      onError: (error: LogWriteError) => this.logger.error({ err: error }, 'write-ahead log failed'),
+      mark: new DurableMark(this.directory.markPath, lastLsn),
+      onError: (error: LogWriteError) => logLogFailure(this.logger, error),
     });
     this.wal.bytesSinceCut = tail?.bytes ?? 0;
     for (const region of this.engine.allRegions()) this.hookTokens(region);
@@ -213,7 +246,9 @@ export class Persistence {
       const region = this.engine.region(context.accountId, context.region);
       const entry = region.transactionTokens.get(input.ClientRequestToken);
       if (entry !== undefined) this.logToken(region, input.ClientRequestToken, entry);
-      this.hookTokens(region);
+      // A region that holds nothing is not kept by the engine: hooking it would mark its name
+      // hooked while the region later kept is another object.
+      if (region.holdsSomething) this.hookTokens(region);
     }
     return this.acknowledge();
   };

@@ -1,22 +1,46 @@
-import { closeSync, fsyncSync, ftruncateSync, openSync, rmSync, statSync } from 'node:fs';
-import { TTL_PRINCIPAL } from '../../core/changeEvent.js';
-import type { Engine, ItemWrite } from '../../core/engine.js';
-import { putEntry } from '../../core/indexes/maintenance.js';
-import type { AttributeMap } from '../../core/model/attributeValue.js';
-import { applyCheckpoint, type CheckpointMap } from '../../core/persistence/checkpointStore.js';
-import type { Region } from '../../core/store/region.js';
-import { StoredItem } from '../../core/store/storedItem.js';
-import type { Table } from '../../core/store/table.js';
-import { extractKey } from '../../core/validations/keys.js';
+import type { Engine } from '../../core/engine.js';
+import type { CheckpointMap } from '../../core/persistence/checkpointStore.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
 import { BinaryReader } from './binary.js';
 import type { DataDirectory, LsnFile } from './dataDirectory.js';
-import { CorruptDataError, IncompleteDataError } from './errors.js';
+import { claimOf, type MarkClaim, readMark } from './durableMark.js';
+import { CorruptDataError, DataLossError, IncompleteDataError, type Leftover } from './errors.js';
 import { FrameReader } from './frameReader.js';
+import { bytesAfter, cutLog, damagedFolder, highestLsnAfter, type LogEnd, sizeOf } from './logDamage.js';
+import { rebuildIndexes, replayRecord } from './replay.js';
 import type { ReplayableClock } from './replayableClock.js';
 import { loadSnapshot } from './snapshotReader.js';
-import { applyTableDefinition } from './tableCodec.js';
-import { readWalRecord, type TokenEntry, type WalRecord, walProbe } from './walRecords.js';
+import { readWalRecord, type WalRecord, walProbe } from './walRecords.js';
+
+/**
+ * What recovery dropped from the end of the log (docs/persistence.md §3): `torn`, a last write
+ * cut short (a crash while writing; nothing the mark proves was there); `lost`, records that had
+ * been written, dropped only because `acceptDataLoss` said so.
+ */
+export interface DroppedTail {
+  readonly kind: 'torn' | 'lost';
+  /** The segment where the log was cut, and the byte offset of the cut. */
+  readonly segment: string;
+  readonly offset: number;
+  /** Bytes dropped (that segment's rest and any later segment). */
+  readonly bytes: number;
+  /** Records dropped, as far as the bytes and the mark tell (at least this many). */
+  readonly records: number;
+  /** The last record recovered. */
+  readonly lastLsn: number;
+  readonly reason: string;
+  /** `lost`: where the dropped bytes were moved. */
+  readonly keptIn: string | undefined;
+}
+
+/** One log segment recovery read. */
+export interface SegmentReport {
+  readonly path: string;
+  readonly firstLsn: number;
+  readonly bytes: number;
+  /** Intact records read from it. */
+  readonly records: number;
+}
 
 export interface RecoveryReport {
   /** LSN of the snapshot loaded (0: none). */
@@ -28,11 +52,31 @@ export interface RecoveryReport {
   /** Items and stream records loaded from the snapshot. */
   readonly snapshotItems: number;
   readonly snapshotRecords: number;
-  /** A torn tail dropped from the last segment: where, and how many bytes. */
-  readonly truncated: { readonly file: string; readonly offset: number; readonly bytes: number } | undefined;
+  /** The end of the log that was dropped, if any. */
+  readonly dropped: DroppedTail | undefined;
+  /** What the log's mark proved had been written (undefined: no mark, or it proves nothing). */
+  readonly claim: MarkClaim | undefined;
+  /**
+   * Records the mark says were written to the OS, but never fsynced before the machine stopped:
+   * lost, as `everysec` and `no` allow (their answers had gone out; under `always` they had not).
+   * At least this many: the mark on disk may be older than the crash.
+   */
+  readonly unsynced: { readonly writtenLsn: number; readonly records: number } | undefined;
+  /** The segments read, oldest first. */
+  readonly segments: readonly SegmentReport[];
   /** The last segment, to keep appending to. */
   readonly tail: { readonly path: string; readonly bytes: number } | undefined;
   readonly ms: number;
+}
+
+export interface RecoveryOptions {
+  /**
+   * Start from the longest whole prefix of a damaged log instead of refusing: the rest is moved
+   * to `<dataDir>/damaged/<time>/` (the `--accept-data-loss` flag).
+   */
+  readonly acceptDataLoss?: boolean;
+  /** Change nothing on disk (`eddy data check`): report what a start would do. */
+  readonly readOnly?: boolean;
 }
 
 interface RecoveryTarget {
@@ -49,14 +93,17 @@ interface RecoveryTarget {
  * rebuilds stream records exactly (same ordinals, same eventIDs, same shards) with the clock held
  * at each record's time. Secondary indexes are rebuilt from the items at the end.
  *
- * A torn last record is dropped and the segment truncated; any other damage stops recovery with
- * the file and offset; a history with a hole (no snapshot and a log not starting at LSN 1, a
- * segment missing) stops it too.
+ * Where the log stops being whole, the log's mark (`durableMark.ts`) decides: a torn last write,
+ * beyond what the mark proves was written, is dropped (the segment truncated); a log that ends
+ * before the mark, damage with intact records after it, or a missing segment is data loss, and
+ * recovery stops with the file, the offset and what is missing, unless `acceptDataLoss`. A
+ * history that cannot be rebuilt at all (a damaged snapshot, no snapshot and a log not starting
+ * at LSN 1, a record that does not fit) stops it whatever the options.
  */
-export function recover(target: RecoveryTarget): RecoveryReport {
+export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): RecoveryReport {
   const started = performance.now();
   const { directory, engine, clock, changeLog } = target;
-  directory.removeUnfinishedSnapshots();
+  if (options.readOnly !== true) directory.removeUnfinishedSnapshots();
   const snapshot = directory.snapshots().at(-1);
   let snapshotLsn = 0;
   let snapshotItems = 0;
@@ -75,22 +122,75 @@ export function recover(target: RecoveryTarget): RecoveryReport {
     snapshotRecords = loaded.records;
   }
   const segments = relevantSegments(directory, snapshotLsn);
+  const read = replayLog(target, segments, snapshotLsn);
+  const { lastLsn } = read;
+  const mark = readMark(directory.markPath);
+  const claim = claimOf(mark);
+  const end = read.end ?? endBeforeClaim(directory, segments, lastLsn, claim);
+  let dropped: DroppedTail | undefined;
+  if (end !== undefined) {
+    const lost = end.kind !== 'torn' || (claim !== undefined && claim.lsn > lastLsn);
+    const bytes = bytesAfter(segments, end);
+    const highest = Math.max(highestLsnAfter(segments, end, lastLsn), claim?.lsn ?? 0);
+    const records = Math.max(highest - lastLsn, end.data ? 1 : 0);
+    const keptIn = lost ? damagedFolder(directory) : undefined;
+    if (lost && options.acceptDataLoss !== true) throw lossError(directory, end, lastLsn, claim, keptIn!);
+    dropped = { kind: lost ? 'lost' : 'torn', ...pick(end), bytes, records, lastLsn, keptIn };
+    if (options.readOnly !== true) cutLog(directory, segments, end, keptIn);
+    // What `cutLog` removed (a whole log cut short is left as it is).
+    if (end.kind !== 'end') segments.length = end.offset === 0 ? end.index : end.index + 1;
+  }
+  // Written beyond what was fsynced, in a run the machine did not survive (else `claim` holds it).
+  const unsyncedFrom = mark === undefined ? 0 : Math.max(lastLsn, mark.durableLsn);
+  const unsynced =
+    mark !== undefined && claim?.basis !== 'written' && mark.writtenLsn > unsyncedFrom
+      ? { writtenLsn: mark.writtenLsn, records: mark.writtenLsn - unsyncedFrom }
+      : undefined;
+  rebuildIndexes(engine);
+  const last = segments.at(-1);
+  const tail =
+    last === undefined
+      ? undefined
+      : { path: last.path, bytes: dropped?.segment === last.path ? dropped.offset : sizeOf(last.path) };
+  return {
+    snapshotLsn,
+    lastLsn,
+    replayed: read.replayed,
+    snapshotItems,
+    snapshotRecords,
+    dropped,
+    claim,
+    unsynced,
+    segments: read.segments,
+    tail,
+    ms: performance.now() - started,
+  };
+}
+
+/** Replays the segments' records up to where the log stops being whole (`end`). */
+function replayLog(
+  target: RecoveryTarget,
+  segments: readonly LsnFile[],
+  snapshotLsn: number,
+): { lastLsn: number; replayed: number; end: LogEnd | undefined; segments: SegmentReport[] } {
   let lastLsn = snapshotLsn;
   let replayed = 0;
-  let truncated: RecoveryReport['truncated'];
+  const reports: SegmentReport[] = [];
   for (let index = 0; index < segments.length; index++) {
     const segment = segments[index]!;
-    if (segment.lsn > lastLsn + 1)
-      throw new IncompleteDataError(
-        directory.path,
-        `records ${lastLsn + 1} to ${segment.lsn - 1} are missing (the log resumes in ${segment.path})`,
-      );
+    if (segment.lsn > lastLsn + 1) {
+      const reason = `records ${lastLsn + 1} to ${segment.lsn - 1} are missing (the log resumes in ${segment.path})`;
+      const end: LogEnd = { index, segment: segment.path, offset: 0, reason, kind: 'hole', data: true };
+      return { lastLsn, replayed, end, segments: reports };
+    }
     const reader = new FrameReader(
       segment.path,
       walProbe(() => lastLsn),
     );
+    let records = 0;
     try {
       for (let frame = reader.next(); frame !== undefined; frame = reader.next()) {
+        records++;
         let record: WalRecord;
         try {
           record = readWalRecord(new BinaryReader(frame.buffer, frame.start, frame.end));
@@ -101,17 +201,11 @@ export function recover(target: RecoveryTarget): RecoveryReport {
         if (record.lsn !== lastLsn + 1)
           throw new CorruptDataError(segment.path, frame.offset, `LSN ${record.lsn} follows LSN ${lastLsn}`);
         try {
-          apply(target, record);
+          replayRecord(target, record);
         } catch (error) {
           if (error instanceof CorruptDataError) throw error;
-          throw new CorruptDataError(
-            segment.path,
-            frame.offset,
-            `replaying LSN ${record.lsn}: ${(error as Error).message}`,
-            {
-              cause: error,
-            },
-          );
+          const reason = `replaying LSN ${record.lsn}: ${(error as Error).message}`;
+          throw new CorruptDataError(segment.path, frame.offset, reason, { cause: error });
         }
         lastLsn = record.lsn;
         replayed++;
@@ -119,35 +213,63 @@ export function recover(target: RecoveryTarget): RecoveryReport {
     } finally {
       reader.close();
     }
+    reports.push({ path: segment.path, firstLsn: segment.lsn, bytes: reader.size, records });
     const problem = reader.problem;
     if (problem === undefined) continue;
     // A torn tail is the end of the history: the last segment's, or one whose later segments
     // hold nothing yet (a machine crash right after a new segment was started).
-    const later = segments.slice(index + 1);
-    if (problem.kind === 'corrupt' || later.some((file) => sizeOf(file.path) > 0))
-      throw new CorruptDataError(segment.path, problem.offset, problem.reason);
-    truncated = { file: segment.path, offset: problem.offset, bytes: reader.size - problem.offset };
-    truncate(segment.path, problem.offset);
-    for (const file of later) rmSync(file.path);
-    segments.length = index + 1;
-    break;
+    const laterData = segments.slice(index + 1).some((file) => sizeOf(file.path) > 0);
+    const kind = problem.kind === 'corrupt' || laterData ? 'corrupt' : 'torn';
+    const end: LogEnd = { index, segment: segment.path, ...problem, kind };
+    return { lastLsn, replayed, end, segments: reports };
   }
-  rebuildIndexes(engine);
+  return { lastLsn, replayed, end: undefined, segments: reports };
+}
+
+/** A whole log that ends before its mark's claim: cut short at a frame boundary, or a segment gone. */
+function endBeforeClaim(
+  directory: DataDirectory,
+  segments: readonly LsnFile[],
+  lastLsn: number,
+  claim: MarkClaim | undefined,
+): LogEnd | undefined {
+  if (claim === undefined || claim.lsn <= lastLsn) return undefined;
   const last = segments.at(-1);
-  const tail =
-    last === undefined
-      ? undefined
-      : { path: last.path, bytes: truncated?.file === last.path ? truncated.offset : sizeOf(last.path) };
+  if (last === undefined)
+    return {
+      index: 0,
+      segment: directory.segmentPath(lastLsn + 1),
+      offset: 0,
+      reason: 'no segment holds them',
+      kind: 'end',
+      data: false,
+    };
   return {
-    snapshotLsn,
-    lastLsn,
-    replayed,
-    snapshotItems,
-    snapshotRecords,
-    truncated,
-    tail,
-    ms: performance.now() - started,
+    index: segments.length - 1,
+    segment: last.path,
+    offset: sizeOf(last.path),
+    reason: 'the end of the file',
+    kind: 'end',
+    data: false,
   };
+}
+
+function lossError(
+  directory: DataDirectory,
+  end: LogEnd,
+  lastLsn: number,
+  claim: MarkClaim | undefined,
+  damagedDir: string,
+): Error {
+  const leftover: Leftover = { lastLsn, damagedDir };
+  if (end.kind === 'hole') return new IncompleteDataError(directory.path, end.reason, { leftover });
+  if (end.kind === 'corrupt' || claim === undefined)
+    return new CorruptDataError(end.segment, end.offset, end.reason, { leftover });
+  return new DataLossError(end.segment, end.offset, end.reason, lastLsn, claim.lsn, claim.basis, leftover);
+}
+
+function pick(end: LogEnd): Pick<DroppedTail, 'segment' | 'offset' | 'reason'> {
+  return { segment: end.segment, offset: end.offset, reason: end.reason };
 }
 
 /** Segments holding records after `snapshotLsn`, oldest first (older ones wait for deletion). */
@@ -162,99 +284,4 @@ function relevantSegments(directory: DataDirectory, snapshotLsn: number): LsnFil
     const next = segments[index + 1];
     return next === undefined || next.lsn > snapshotLsn + 1;
   });
-}
-
-function apply(target: RecoveryTarget, record: WalRecord): void {
-  const { engine, clock } = target;
-  switch (record.kind) {
-    case 'table': {
-      const region = engine.region(record.accountId, record.region);
-      clock.at(record.at, () => applyTable(engine, region, record));
-      return;
-    }
-    case 'commit': {
-      const region = engine.region(record.accountId, record.region);
-      const entries = record.writes.map((write) => ({
-        table: tableOf(region, write.tableName, write.tableId),
-        write: itemWrite(write, region),
-      }));
-      clock.at(record.at, () => engine.commitAcross(region, entries, record.ttl ? TTL_PRINCIPAL : undefined));
-      rememberTokens(region, record.tokens);
-      return;
-    }
-    case 'token':
-      rememberTokens(engine.region(record.accountId, record.region), [record.entry]);
-      return;
-    case 'checkpoint':
-      applyCheckpoint(target.checkpoints, record.mappingId, record.shardId, record.sequenceNumber);
-      return;
-  }
-}
-
-function applyTable(engine: Engine, region: Region, record: Extract<WalRecord, { kind: 'table' }>): void {
-  const { definition } = record;
-  if (record.change === 'deleted') {
-    const table = region.tables.get(definition.name);
-    if (table === undefined || table.tableId !== definition.tableId) return;
-    region.tables.delete(definition.name);
-    engine.tableChanged(region, table, 'deleted');
-    return;
-  }
-  const label = definition.stream?.label;
-  const lastLabel = region.lastStreamLabels.get(definition.name);
-  if (label !== undefined && (lastLabel === undefined || label > lastLabel))
-    region.lastStreamLabels.set(definition.name, label);
-  engine.tableChanged(region, applyTableDefinition(region, definition), record.change);
-}
-
-function tableOf(region: Region, name: string, tableId: string): Table {
-  const table = region.tables.get(name);
-  if (table === undefined || table.tableId !== tableId)
-    throw new Error(`a commit to table ${name} (${tableId}), which does not exist at that point`);
-  return table;
-}
-
-function itemWrite(
-  write: Extract<WalRecord, { kind: 'commit' }>['writes'][number],
-  region: Region,
-): ItemWrite {
-  const table = tableOf(region, write.tableName, write.tableId);
-  const key = extractKey(JSON.parse(write.keys) as AttributeMap, table.key);
-  const previous = table.items.get(key.hashKey, key.rangeKey);
-  // The log says what the item was: a different item means the history does not add up.
-  if (previous?.json !== write.old?.json)
-    throw new Error(`the item ${write.keys} of ${write.tableName} is not what the record says it was`);
-  const next = write.next === undefined ? undefined : new StoredItem(write.next.json, write.next.size);
-  return { key, previous, next };
-}
-
-function rememberTokens(region: Region, tokens: readonly TokenEntry[]): void {
-  for (const { token, fingerprint, completedAt } of tokens)
-    region.transactionTokens.set(token, { fingerprint, completedAt });
-}
-
-/** Index entries are derived data: each index is filled again from its table's items. */
-export function rebuildIndexes(engine: Engine): void {
-  for (const region of engine.allRegions()) {
-    for (const table of region.tables.values()) {
-      for (const index of table.secondaryIndexes()) {
-        index.items.clear();
-        for (const { item } of table.items.unordered()) putEntry(table, index, item.decode(), item);
-      }
-    }
-  }
-}
-
-function truncate(path: string, length: number): void {
-  const fd = openSync(path, 'r+');
-  try {
-    ftruncateSync(fd, length);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function sizeOf(path: string): number {
-  return statSync(path).size;
 }

@@ -58,7 +58,7 @@ export function parseRecords(text: string, file: string): RecordedRecord[] {
     if (line.trim() === '') return;
     const where = `line ${index + 1}`;
     const parsed = tryParse(line);
-    if (!parsed.ok) throw new ReplayInputError(file, where, `not JSON: ${parsed.reason}`);
+    if (!parsed.ok) throw new ReplayInputError(file, where, `not JSON (${parsed.reason}): ${EXPECTED}`);
     records.push(...recordsOf(parsed.value, where, file));
   });
   return records;
@@ -75,11 +75,24 @@ function recordsOf(value: unknown, where: string, file: string): RecordedRecord[
   return [checked(value, where, file)];
 }
 
+/** What an events file holds, said when it holds something else. */
+const EXPECTED =
+  'expected Lambda DynamoDB stream records: JSON lines from `eddy record`, a Lambda event {"Records": [...]} (`eddy event dynamodb`) or a JSON array of records';
+
 /** The shape every replayed record needs; the values are checked when the record is replayed. */
 function checked(value: unknown, where: string, file: string): RecordedRecord {
   if (!isObject(value))
-    throw new ReplayInputError(file, where, 'a record must be an object (a Lambda DynamoDB record)');
+    throw new ReplayInputError(file, where, `${describe(value)} is not a stream record: ${EXPECTED}`);
   const { eventName, dynamodb } = value;
+  // Nothing of a DynamoDB stream record: another kind of file, or another source's event.
+  if (eventName === undefined && dynamodb === undefined) {
+    const source = typeof value.eventSource === 'string' ? value.eventSource : undefined;
+    const what =
+      source !== undefined && source !== 'aws:dynamodb'
+        ? `a record of ${source}`
+        : `an object with ${Object.keys(value).slice(0, 4).join(', ') || 'no members'}${Object.keys(value).length > 4 ? ', ...' : ''}`;
+    throw new ReplayInputError(file, where, `not a DynamoDB stream record (${what}): ${EXPECTED}`);
+  }
   if (eventName !== 'INSERT' && eventName !== 'MODIFY' && eventName !== 'REMOVE')
     throw new ReplayInputError(file, where, 'eventName must be INSERT, MODIFY or REMOVE');
   if (!isObject(dynamodb) || !isObject(dynamodb.Keys))
@@ -97,6 +110,12 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; rea
   } catch (error) {
     return { ok: false, reason: messageOf(error) };
   }
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -110,9 +110,9 @@ const HOUR = 3_600_000;
  * @throws ReplayError (config problems), ReplayInputError (records the table cannot hold).
  */
 export async function replay(options: ReplayOptions): Promise<ReplayReport> {
-  // The replay waits on promises and on the mapping manager's drain poll, an unref'd timer
-  // (streams/mapping/manager.ts): with no socket or file open, Node would take the empty event
-  // loop for the end of the program and exit mid-replay. Hold it open meanwhile.
+  // The replay waits on promises between its drains (a handler's, the virtual clock's) that hold
+  // nothing open themselves: with no socket or file open, Node would take the empty event loop
+  // for the end of the program and exit mid-replay. Hold it open meanwhile.
   const keepAlive = setInterval(() => {}, 60_000);
   try {
     return await run(options);

@@ -1,20 +1,14 @@
 import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type Clock, SystemClock } from '../../core/clock.js';
+import { SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
-import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
-import {
-  type CreateEventSourceMappingInput,
-  type EventSourceMappingConfiguration,
-  MappingManager,
-} from '../../streams/mapping/index.js';
+import { MappingManager } from '../../streams/mapping/index.js';
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
-import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
-import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
+import { bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
-import { type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
+import { describeBackfill, type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
 import { createLocalClient } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
@@ -25,12 +19,27 @@ import { type BoundAddress, EddyServer, type ServerOptions } from '../host/serve
 import { LambdaBackend } from '../lambda-api/backend.js';
 import { lambdaReadService } from '../lambda-api/readService.js';
 import { lambdaService } from '../lambda-api/service.js';
-import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
-import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
+import { Persistence, ReplayableClock } from '../persistence/index.js';
+import type { Schedule } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
 import { durableFunctions } from './durableFunctions.js';
-import { bindingUuid, MappingCheckpoints } from './mappingCheckpoints.js';
+import { MappingCheckpoints } from './mappingCheckpoints.js';
+import { EnvironmentLayer, setSdkEndpoints } from './processEnvironment.js';
+import { ProjectFunctions } from './projectFunctions.js';
+import { startArchive } from './stackArchive.js';
+import type { DataDirOptions, StackOptions } from './stackOptions.js';
+import { StreamBindings } from './streamBindings.js';
 import { streamSettings } from './streamSettings.js';
+
+export type { DataDirOptions, StackOptions } from './stackOptions.js';
+
+/** What the stack was started with that `reset` needs again. */
+interface Wiring {
+  readonly accountId: string;
+  readonly region: string;
+  readonly baseDirectory: string;
+  readonly options: StackOptions;
+}
 
 /**
  * The local stack: everything a project's config declares, wired as docs/architecture.md §1.1 draws it. The
@@ -39,55 +48,6 @@ import { streamSettings } from './streamSettings.js';
  * schedules, the built-in ttl-expirer and (when configured) archiver. `eddy serve` puts a server
  * in front of it; the test kit drives it in process.
  */
-export interface StackOptions {
-  /** The one clock (default: the system clock; the test kit passes a virtual one). */
-  readonly clock?: Clock;
-  readonly accountId?: string;
-  readonly region?: string;
-  /** How long tables and indexes stay CREATING, in ms (default 0). */
-  readonly transientStatusDelayMs?: number;
-  /** Where relative paths of the config start (the config file's folder). */
-  readonly baseDirectory?: string;
-  readonly logger?: Logger;
-  /**
-   * In-process handlers that replace the config's handler modules, by function name (tests, or
-   * functions defined in code rather than in files).
-   */
-  readonly handlers?: Readonly<Record<string, (event: never, context: never) => unknown>>;
-  /** Whether the ttl-expirer and schedules run on their timers (default true). */
-  readonly startSchedules?: boolean;
-  /**
-   * Where the project's functions' log lines go as they are written, in Lambda's format (START,
-   * the handler's console lines, END, REPORT). Default: kept per invocation only.
-   */
-  readonly functionLogs?: (functionName: string, line: string) => void;
-  /**
-   * Invocations each function's log keeps for `invocations(name)` (default 1000). A server
-   * nobody inspects in process (`eddy serve`) keeps none: see `LocalFunctionsOptions.logLimit`.
-   */
-  readonly invocationLogLimit?: number;
-  /**
-   * Keep everything in a data directory (`eddy serve --data-dir`): tables, streams, mapping
-   * checkpoints and destinations survive restarts. Needs the system clock.
-   */
-  readonly dataDir?: DataDirOptions;
-}
-
-export interface DataDirOptions {
-  readonly path: string;
-  readonly durability?: Durability;
-  readonly snapshotLogBytes?: number;
-  readonly snapshotInterval?: number | string;
-}
-
-/** What the stack was started with that `reset` needs again. */
-interface Wiring {
-  readonly accountId: string;
-  readonly region: string;
-  readonly baseDirectory: string;
-  readonly startSchedules: boolean;
-}
-
 export class LocalStack {
   private readonly closers: (() => Promise<void> | void)[] = [];
   /** Stops the ttl-expirer and the schedules (`reset` starts them again). */
@@ -95,7 +55,8 @@ export class LocalStack {
   private gsiMaintainer: GsiMaintainer | undefined;
 
   private constructor(
-    readonly config: EddyConfig,
+    /** The stack's config (replaced when `--watch` reconciles a changed stack file). */
+    public config: EddyConfig,
     readonly engine: Engine,
     readonly streams: StreamsService,
     readonly functions: LocalFunctions,
@@ -104,9 +65,27 @@ export class LocalStack {
     readonly logger: Logger,
     /** The data directory, when started with `dataDir`. */
     readonly persistence: Persistence | undefined,
-    private readonly checkpoints: MappingCheckpoints,
+    checkpoints: MappingCheckpoints,
+    private readonly environment: EnvironmentLayer,
     private readonly wiring: Wiring,
-  ) {}
+  ) {
+    this.streamBindings = new StreamBindings({
+      engine,
+      mappings,
+      createMapping: (input, uuid) => checkpoints.createMapping(mappings, input, uuid),
+      // A config mapping the Lambda API disabled before a restart stays disabled.
+      enabledByApi: (uuid) => this.lambdaApi.configMappingEnabled(uuid),
+      logger,
+    });
+  }
+
+  private readonly streamBindings: StreamBindings;
+  private project!: ProjectFunctions;
+
+  /** The project's functions (`--watch` adds, changes and removes them: reconcile.ts). */
+  get projectFunctions(): ProjectFunctions {
+    return this.project;
+  }
 
   /** The gsi-maintainer: global indexes follow their tables through it. */
   get gsi(): GsiMaintainer {
@@ -121,10 +100,6 @@ export class LocalStack {
 
   /** The ttl-expirer schedule. */
   ttl: TtlExpirer | undefined;
-  /** The project's schedules, by function name. */
-  readonly schedules = new Map<string, Schedule[]>();
-  /** The bindings the stack runs (the same `eddy synth` deploys). */
-  bindings: readonly FunctionBinding[] = [];
 
   get changeLog(): ChangeLog {
     return this.streams.changeLog;
@@ -158,12 +133,15 @@ export class LocalStack {
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
     const persistence =
       options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
+    // What the stack sets in process.env for its functions, undone by `close`.
+    const environment = new EnvironmentLayer();
     const functions = new LocalFunctions({
       clock,
       accountId,
       region,
       ...(options.functionLogs === undefined ? {} : { logSink: options.functionLogs }),
       ...(options.invocationLogLimit === undefined ? {} : { logLimit: options.invocationLogLimit }),
+      setEnvironment: (variables) => environment.assign(variables),
     });
     const destinationsDirectory =
       config.destinationsDirectory === undefined
@@ -172,7 +150,7 @@ export class LocalStack {
     const destinations = new LocalDestinations(
       destinationsDirectory === undefined ? {} : { directory: destinationsDirectory },
     );
-    const checkpoints = new MappingCheckpoints(persistence?.checkpoints ?? new MemoryCheckpointStore());
+    const checkpoints = new MappingCheckpoints(persistence?.checkpoints);
     const mappings = new MappingManager({
       changeLog: streams.changeLog,
       // Only a data directory outlives the process: without one, positions need not be saved.
@@ -196,12 +174,8 @@ export class LocalStack {
       logger,
       persistence,
       checkpoints,
-      {
-        accountId,
-        region,
-        baseDirectory,
-        startSchedules: options.startSchedules !== false,
-      },
+      environment,
+      { accountId, region, baseDirectory, options },
     );
     // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
     stack.closers.push(
@@ -210,6 +184,7 @@ export class LocalStack {
       () => stack.gsiMaintainer?.close(),
       () => checkpoints.flush(),
       () => mappings.close(),
+      () => stack.streamBindings.close(),
       () => stack.stopTimers(),
     );
     try {
@@ -222,7 +197,7 @@ export class LocalStack {
         accountId,
         region,
         ...(persistence === undefined ? {} : { directory: join(persistence.directory.path, 'lambda') }),
-        createMapping: (input, uuid) => stack.createMapping(input, uuid),
+        createMapping: (input, uuid) => checkpoints.createMapping(mappings, input, uuid),
         forgetMapping: (uuid) => checkpoints.forget(uuid),
         settler: engine,
         onError: (error, context) => logger.error({ err: error, context }, 'lambda api error'),
@@ -232,9 +207,20 @@ export class LocalStack {
       const held = engine.region(accountId, region).tables;
       const declared = (config.tables ?? []).filter((table) => !held.has(table.TableName ?? ''));
       provisionTables(engine, declared, { accountId, region }, { logger });
-      stack.bindings = bindingsOf(config, baseDirectory);
-      stack.defineFunctions(options);
-      stack.bindFunctions();
+      stack.project = new ProjectFunctions({
+        bindings: bindingsOf(config, baseDirectory),
+        engine,
+        functions,
+        streamBindings: stack.streamBindings,
+        logger,
+        settings: {
+          ...options,
+          buildDirectory: options.buildDirectory ?? join(baseDirectory, '.eddy', 'build'),
+        },
+      });
+      await stack.project.load();
+      stack.project.start();
+      stack.stoppers.push(() => stack.project.stopSchedules());
       stack.startArchive(baseDirectory);
       // What the Lambda API created before a restart, once the config's functions exist.
       stack.lambdaApi.restore();
@@ -242,7 +228,7 @@ export class LocalStack {
       await stack.close();
       throw error;
     }
-    stack.startTimers();
+    stack.startTtlExpirer();
     return stack;
   }
 
@@ -262,6 +248,7 @@ export class LocalStack {
     this.stopTimers();
     this.gsiMaintainer?.close();
     this.mappings.clear();
+    this.streamBindings.reset();
     this.lambdaApi.reset();
     this.engine.reset();
     this.streams.changeLog.reset();
@@ -269,52 +256,38 @@ export class LocalStack {
     this.destinations.clear();
     this.startGsiMaintainer();
     provisionTables(this.engine, this.config.tables ?? [], { accountId, region }, { logger: this.logger });
-    this.bindFunctions();
+    this.project.start();
+    this.stoppers.push(() => this.project.stopSchedules());
     this.startArchive(baseDirectory);
-    this.startTimers();
+    this.startTtlExpirer();
   }
 
   /** The gsi-maintainer, reading every table's change feed (tables held so far, and new ones). */
   private startGsiMaintainer(): void {
+    const { options } = this.wiring;
     const propagationDelay = this.config.globalIndexes?.propagationDelay;
     this.gsiMaintainer = startGsiMaintainer({
       engine: this.engine,
       changeLog: this.streams.changeLog,
       manager: this.mappings,
       ...(propagationDelay === undefined ? {} : { propagationDelay }),
+      onBackfill:
+        options.onBackfill ?? ((progress) => this.logger.info(progress, describeBackfill(progress))),
     });
   }
 
-  /** The ttl-expirer and the project's schedules, on the stack's clock. */
-  private startTimers(): void {
-    const { startSchedules } = this.wiring;
+  /** The ttl-expirer, on the stack's clock. */
+  private startTtlExpirer(): void {
     const ttl = this.config.ttl ?? {};
-    this.ttl = startTtlExpirer(this.engine, {
-      start: startSchedules,
+    const expirer = startTtlExpirer(this.engine, {
+      start: this.wiring.options.startSchedules !== false,
       ...(ttl.rate === undefined ? {} : { rate: ttl.rate }),
       ...(ttl.maxDeletionDelay === undefined ? {} : { maxDeletionDelay: ttl.maxDeletionDelay }),
       ...(ttl.batchSize === undefined ? {} : { batchSize: ttl.batchSize }),
       onError: (error) => this.logger.error({ err: error }, 'ttl-expirer run failed'),
     });
-    const ttlExpirer = this.ttl;
-    this.stoppers.push(() => ttlExpirer.stop());
-    this.schedules.clear();
-    for (const binding of this.bindings) {
-      const scheduled = binding.schedules
-        .filter((schedule) => schedule.enabled && startSchedules)
-        .map((schedule) =>
-          scheduleFunction(this.engine.clock, (event) => this.invokeScheduled(binding.functionName, event), {
-            rate: schedule.rateMs,
-            name: binding.functionName,
-            accountId: this.engine.defaultAccountId,
-            region: this.engine.defaultRegion,
-            onError: (error) =>
-              this.logger.error({ err: error, function: binding.functionName }, 'scheduled run failed'),
-          }),
-        );
-      if (scheduled.length > 0) this.schedules.set(binding.functionName, scheduled);
-      for (const schedule of scheduled) this.stoppers.push(() => schedule.stop());
-    }
+    this.ttl = expirer;
+    this.stoppers.push(() => expirer.stop());
   }
 
   private stopTimers(): void {
@@ -322,140 +295,37 @@ export class LocalStack {
   }
 
   /**
-   * A config binding's mapping: its UUID is derived from the function and table, so after a
-   * restart with a data directory it resumes from its saved checkpoint.
-   */
-  private createBinding(
-    functionName: string,
-    tableName: string,
-    input: Record<string, unknown>,
-    /** Where in the config the binding is (for errors). */
-    where: string,
-  ): void {
-    const uuid = bindingUuid(functionName, tableName);
-    // A config mapping the Lambda API disabled before a restart stays disabled.
-    const enabled = this.lambdaApi.configMappingEnabled(uuid);
-    try {
-      this.createMapping(
-        (enabled === undefined
-          ? input
-          : { ...input, Enabled: enabled }) as unknown as CreateEventSourceMappingInput,
-        uuid,
-      );
-    } catch (error) {
-      // Settings Lambda would refuse (BatchSize 0, an unknown FunctionResponseType...): Lambda's message.
-      throw new BindingError(where, `stream binding on '${tableName}': ${(error as Error).message}`);
-    }
-  }
-
-  /**
-   * Creates a mapping (the config's, or the Lambda API's) with its UUID: with a data directory,
-   * one that existed before a restart resumes from its saved checkpoint, and a new one saves
-   * where it starts.
-   */
-  private createMapping(input: CreateEventSourceMappingInput, uuid: string): EventSourceMappingConfiguration {
-    const checkpoint = this.checkpoints.restore(uuid, input.EventSourceArn);
-    const answer = this.mappings.create(input, checkpoint === undefined ? { uuid } : { checkpoint });
-    if (checkpoint === undefined && this.persistence !== undefined) {
-      const start = this.mappings.checkpoints().find((candidate) => candidate.uuid === uuid);
-      if (start !== undefined) this.checkpoints.begin(start);
-    }
-    return answer;
-  }
-
-  /** Defines the project's functions (their code loads on first invocation). */
-  private defineFunctions(options: StackOptions): void {
-    for (const binding of this.bindings) {
-      const handler = options.handlers?.[binding.functionName];
-      this.defineFunction(binding, handler ? { handler } : { module: binding.handlerPath });
-    }
-  }
-
-  /** Starts the project's stream bindings: one event source mapping per function and table. */
-  private bindFunctions(): void {
-    const { engine } = this;
-    for (const binding of this.bindings) {
-      for (const stream of binding.streams) {
-        const table = engine.region().tables.get(stream.table)!;
-        if (table.stream?.enabled !== true) {
-          throw new BindingError(
-            `functions.${binding.functionName}`,
-            `table '${stream.table}' has no enabled stream (add StreamSpecification to the table)`,
-          );
-        }
-        this.createBinding(
-          binding.functionName,
-          stream.table,
-          {
-            ...(stream.settings as Record<string, unknown>),
-            StartingPosition: stream.settings.StartingPosition ?? 'TRIM_HORIZON',
-            EventSourceArn: table.stream.arn,
-            FunctionName: binding.functionName,
-          },
-          `functions.${binding.functionName}`,
-        );
-      }
-    }
-  }
-
-  /**
    * Replaces a function's code (as UpdateFunctionCode does) with a module file, e.g. a fresh
-   * build under `--watch`. Its mappings keep their checkpoints: the next batch runs the new code.
+   * build under `--watch`, once its handler loads; a function that was waiting for a handler
+   * starts. Its mappings keep their checkpoints: the next batch runs the new code.
+   * @throws HandlerMissingError when the new module has no such handler: the running code stays.
    */
-  reloadFunction(functionName: string, modulePath: string): void {
-    const binding = this.bindings.find((candidate) => candidate.functionName === functionName);
-    if (binding === undefined) throw new Error(`No function named ${functionName} in the config`);
-    this.defineFunction(binding, { module: modulePath });
+  reloadFunction(functionName: string, modulePath: string): Promise<void> {
+    return this.project.reload(functionName, modulePath);
   }
 
-  private defineFunction(
-    binding: FunctionBinding,
-    code: { readonly handler: (event: never, context: never) => unknown } | { readonly module: string },
-  ): void {
-    this.functions.define({
-      name: binding.functionName,
-      ...('handler' in code
-        ? { handler: code.handler }
-        : { module: code.module, exportName: binding.exportName }),
-      timeout: binding.timeout,
-      memorySize: binding.memorySize,
-      environment: binding.environment,
-      isolation: 'handler' in code ? 'in-process' : binding.isolation,
-    });
+  /** The bindings the stack runs (the same `eddy synth` deploys). */
+  get bindings(): readonly FunctionBinding[] {
+    return this.project.bindings;
   }
 
-  /** Runs a scheduled function the way its own invocations run (context, timeout, log). */
-  private async invokeScheduled(functionName: string, event: unknown): Promise<void> {
-    const result = await this.functions.get(functionName)!.invoke(event);
-    if (result.status === 'error') {
-      throw new Error(`${functionName} failed: ${result.error?.errorType}: ${result.error?.errorMessage}`);
-    }
+  /**
+   * Functions whose handler does not load yet (`missingHandlers: 'wait'`), with the reason; their
+   * mappings are held until `reloadFunction` brings one that loads.
+   */
+  get waiting(): ReadonlyMap<string, string> {
+    return this.project.waiting;
   }
 
-  /** TTL archival: the archiver bound with the TTL filter to each archived table's stream. */
+  /** The project's schedules, by function name. */
+  get schedules(): ReadonlyMap<string, readonly Schedule[]> {
+    return this.project.schedules;
+  }
+
+  /** TTL archival (stackArchive.ts), on the config's archived tables. */
   private startArchive(baseDirectory: string): void {
-    const archive = this.config.archive;
-    if (archive === undefined) return;
-    const sink = archiveSinkOf(archive.sink as never, baseDirectory);
-    for (const tableName of archive.tables) {
-      const table = this.engine.region().tables.get(tableName);
-      const viewType = table?.stream?.enabled ? table.stream.viewType : undefined;
-      if (viewType !== 'OLD_IMAGE' && viewType !== 'NEW_AND_OLD_IMAGES') {
-        throw new BindingError(
-          'archive.tables',
-          `table '${tableName}' needs a stream with old images (StreamViewType OLD_IMAGE or NEW_AND_OLD_IMAGES)`,
-        );
-      }
-      const functionName = archive.tables.length === 1 ? 'archiver' : `archiver-${tableName}`;
-      const { definition, mapping } = archiverBinding({
-        eventSourceArn: table!.stream!.arn,
-        sink,
-        functionName,
-        ...(archive.onFailure === undefined ? {} : { onFailureDestination: archive.onFailure }),
-      });
-      this.functions.define(definition);
-      this.createBinding(functionName, tableName, mapping as unknown as Record<string, unknown>, 'archive');
-    }
+    const { engine, functions, streamBindings, environment } = this;
+    startArchive(this.config.archive, { engine, functions, streamBindings, environment, baseDirectory });
   }
 
   /** A real DynamoDBClient answered in process (no socket). */
@@ -471,13 +341,20 @@ export class LocalStack {
       this.requestPipeline = new RequestPipeline({
         engine: this.engine,
         logger: this.logger,
-        ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
+        ...this.persistenceHooks(),
       });
       this.requestPipeline.registerService(this.streams.protocol);
       this.requestPipeline.registerRestService(lambdaService(this.lambdaApi));
       this.requestPipeline.registerRestService(lambdaReadService(this.lambdaApi));
     }
     return this.requestPipeline;
+  }
+
+  /** With a data directory: answers wait for its log, and its failure makes the host unhealthy. */
+  private persistenceHooks(): Pick<ServerOptions, 'afterCall' | 'healthChecks'> {
+    const persistence = this.persistence;
+    if (persistence === undefined) return {};
+    return { afterCall: persistence.afterCall, healthChecks: [() => persistence.problem] };
   }
 
   private server: EddyServer | undefined;
@@ -487,9 +364,7 @@ export class LocalStack {
    * server's (host, port, access keys...); the engine and logger are the stack's.
    *
    * The project's functions then reach this stack with the AWS SDK as written, as a function in
-   * Lambda reaches DynamoDB: the SDK reads `AWS_ENDPOINT_URL_DYNAMODB` (and `_STREAMS`, `_LAMBDA`) from the
-   * environment ("Service-specific endpoints", AWS SDKs and Tools reference guide), which this
-   * sets, with the region and, when none are set, credentials the server accepts.
+   * Lambda reaches DynamoDB: this sets the SDK's endpoint variables (`setSdkEndpoints`).
    */
   async listen(options: Omit<ServerOptions, 'engine'> = {}): Promise<BoundAddress> {
     if (this.server !== undefined) throw new Error('The stack is already listening');
@@ -497,7 +372,7 @@ export class LocalStack {
       logger: this.logger,
       ...options,
       engine: this.engine,
-      ...(this.persistence === undefined ? {} : { afterCall: this.persistence.afterCall }),
+      ...this.persistenceHooks(),
     });
     this.server.registerService(this.streams.protocol);
     this.server.registerRestService(lambdaService(this.lambdaApi));
@@ -505,28 +380,10 @@ export class LocalStack {
     const address = await this.server.listen();
     const server = this.server;
     this.closers.push(() => server.close());
-    this.pointFunctionsAt(address.url, options.accessKeys?.[0]);
-    return address;
-  }
-
-  private pointFunctionsAt(
-    url: string,
-    accessKey: { accessKeyId: string; secretAccessKey: string } | undefined,
-  ) {
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = url;
-    process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS = url;
-    process.env.AWS_ENDPOINT_URL_LAMBDA = url;
-    process.env.AWS_REGION ??= this.engine.defaultRegion;
-    if (process.env.AWS_ACCESS_KEY_ID === undefined || accessKey !== undefined) {
-      process.env.AWS_ACCESS_KEY_ID = accessKey?.accessKeyId ?? 'eddy';
-      process.env.AWS_SECRET_ACCESS_KEY = accessKey?.secretAccessKey ?? 'eddy';
-    }
+    setSdkEndpoints(this.environment, address.url, this.engine.defaultRegion, options.accessKeys?.[0]);
     // Worker threads copied the environment when they were defined: define them again.
-    for (const binding of this.bindings) {
-      const current = this.functions.get(binding.functionName)?.definition;
-      if (current?.isolation === 'worker' && current.module !== undefined)
-        this.reloadFunction(binding.functionName, current.module);
-    }
+    this.project.redefineWorkers();
+    return address;
   }
 
   /** The HTTP server, once `listen` has been called. */
@@ -539,10 +396,14 @@ export class LocalStack {
     return this.engine.settled();
   }
 
-  /** Stops everything, last started first (the server, schedules, mappings, the data directory). */
+  /**
+   * Stops everything, last started first (the server, schedules, mappings, the data directory),
+   * completes every `changes$` of the stack and puts back the environment variables it set.
+   */
   async close(): Promise<void> {
     for (let close = this.closers.pop(); close !== undefined; close = this.closers.pop()) await close();
     this.streams.changeLog.close();
+    this.environment.close();
   }
 }
 
@@ -554,6 +415,7 @@ function openDataDir(engine: Engine, streams: StreamsService, dataDir: DataDirOp
     changeLog: streams.changeLog,
     ...(dataDir.snapshotLogBytes === undefined ? {} : { snapshotLogBytes: dataDir.snapshotLogBytes }),
     ...(dataDir.snapshotInterval === undefined ? {} : { snapshotInterval: dataDir.snapshotInterval }),
+    acceptDataLoss: dataDir.acceptDataLoss === true,
     logger,
   });
 }

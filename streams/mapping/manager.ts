@@ -356,8 +356,10 @@ export class MappingManager {
   private nextChange(): Promise<void> {
     return new Promise((resolve) => {
       // A safety net: state can also move without a notification (e.g. a table's feed ending).
+      // Not unref'd: someone awaits `drained()` (a test's `settled()` or `advance()`), and with
+      // nothing else pending (an in-process handler waiting on the clock) Node would end the
+      // program mid-await, exit code 13 ("unsettled top-level await").
       const timer = setTimeout(resolve, 25);
-      timer.unref?.();
       this.waiters.push(() => {
         clearTimeout(timer);
         resolve();

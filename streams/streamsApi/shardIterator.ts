@@ -19,11 +19,14 @@ export interface IteratorState {
 /**
  * Shard iterators as opaque strings, `<StreamArn>|1|<position>.<mac>` like the service's
  * (`arn...|1|AAAA...`). The MAC (HMAC-SHA-256 with a per-change-log secret) makes a malformed or
- * edited iterator a ValidationException (docs/streams-and-lambda.md §1.5.9) instead of a read from a forged
- * position. Iterators hold no state on the server: nothing to clean up when they expire.
+ * edited iterator a ValidationException (docs/streams-and-lambda.md §1.5.9) instead of a read
+ * from a forged position. Iterators hold no state on the server: nothing to clean up when they
+ * expire, and with a secret kept in a data directory they outlive a restart, as the service's
+ * do (an iterator is valid for 15 minutes, whatever happens to the process).
  */
 export class IteratorCodec {
-  private readonly secret = randomBytes(32);
+  /** `secret`: 32 random bytes by default (iterators then die with the process). */
+  constructor(private readonly secret: Uint8Array = randomBytes(32)) {}
 
   encode(state: IteratorState): string {
     const position = Buffer.from(`${state.shardId}|${state.ordinal}|${state.issuedAt}`).toString('base64url');
@@ -59,6 +62,14 @@ function invalid(): ValidationException {
 }
 
 const codecs = new WeakMap<ChangeLog, IteratorCodec>();
+
+/**
+ * Signs a change log's iterators with `secret` from now on (a data directory's, so iterators
+ * handed out before a restart stay valid): call it before the first iterator is handed out.
+ */
+export function useIteratorSecret(changeLog: ChangeLog, secret: Uint8Array): void {
+  codecs.set(changeLog, new IteratorCodec(secret));
+}
 
 /** The codec of a change log: iterators from any service over the same log are interchangeable. */
 export function iteratorCodecOf(changeLog: ChangeLog): IteratorCodec {

@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../../functions/archiver/handler.js';
 import { fileSink, s3Sink } from '../../infra/archive/archiveSink.js';
-import { createProgram } from '../../infra/cli/program.js';
+import { type CliIo, createProgram } from '../../infra/cli/program.js';
 import { lambdaContext } from '../helpers/events.js';
 import {
   AT,
@@ -28,6 +31,11 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 async function eddy(...args: string[]) {
+  return eddyWith({}, ...args);
+}
+
+/** `eddy ...args` with more of the CLI's io (a terminal to draw progress on, say). */
+async function eddyWith(extra: Partial<CliIo>, ...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   let code = 0;
@@ -38,10 +46,25 @@ async function eddy(...args: string[]) {
     exit: (exitCode) => {
       code = exitCode;
     },
+    ...extra,
   });
   await program.parseAsync(args, { from: 'user' });
   return { out, err, code };
 }
+
+/** A stream that says it is a terminal: each write drawn on it goes to `events` as `bar: …`. */
+function fakeTerminal(events: string[]) {
+  const terminal = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
+  terminal.on('data', (chunk: Buffer) => events.push(`bar: ${chunk.toString()}`));
+  return terminal as unknown as NodeJS.WriteStream;
+}
+
+/** What was drawn, as one text. */
+const drawn = (events: readonly string[]) =>
+  events
+    .filter((event) => event.startsWith('bar: '))
+    .map((event) => event.slice('bar: '.length))
+    .join('');
 
 const DAY1 = `Sessions/year=2026/month=01/day=02/${STREAM_SHARD}-${seq(1)}-${seq(3)}.json.gz`;
 const DAY2 = `Sessions/year=2026/month=01/day=03/${STREAM_SHARD}-${seq(4)}-${seq(5)}.json.gz`;
@@ -53,6 +76,14 @@ describe('eddy archive ls', () => {
     expect(out[0]).toMatch(new RegExp(`^${DAY1.replace(/[.]/g, '\\.')}\\t\\d+ B\\t2026-.+Z\\t3 items$`));
     expect(out[1]!.startsWith(`${DAY2}\t`)).toBe(true);
     expect(out[2]).toMatch(/^2 objects, \d+ bytes, 5 items in file:\/\//);
+  });
+
+  it('says there is no archive where the directory does not exist', async () => {
+    expect(await eddy('archive', 'ls', '--dir', 'nowhere')).toEqual({
+      out: [],
+      err: [`eddy archive: no archive directory ${join(directory, 'nowhere')}`],
+      code: 1,
+    });
   });
 
   it('filters by table', async () => {
@@ -113,6 +144,48 @@ describe('eddy archive restore', () => {
     }
   });
 
+  it('writes into the running eddy the config names when no --endpoint is given, never AWS unless --aws', async () => {
+    const { engine, url, close } = await serveSessionsTable();
+    const config = join(tempDir('restore-config'), 'eddy.config.json');
+    writeFileSync(config, JSON.stringify({ server: { port: Number(new URL(url).port) } }));
+    try {
+      const { out, code, err } = await eddy(
+        'archive',
+        'restore',
+        '--table',
+        'Sessions',
+        '--dir',
+        '.',
+        '--config',
+        config,
+      );
+      expect({ code, err }).toEqual({ code: 0, err: [] });
+      expect(out).toEqual(['restored 5 items from 2 objects into Sessions (1 requests, 0 retried)']);
+      expect(engine.execute('Scan', { TableName: 'Sessions' }).Items).toHaveLength(5);
+      expect(await eddy('archive', 'restore', '-t', 'Sessions', '--aws', '--endpoint', url)).toMatchObject({
+        code: 2,
+        err: ['eddy archive: --aws and --endpoint exclude each other'],
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  it('says when no eddy answers at the default endpoint', async () => {
+    const config = join(tempDir('restore-config'), 'eddy.config.json');
+    // A port nothing listens on (the server is closed again at once).
+    const { url, close } = await serveSessionsTable();
+    await close();
+    writeFileSync(config, JSON.stringify({ server: { port: Number(new URL(url).port) } }));
+    const result = await eddy('archive', 'restore', '-t', 'Sessions', '--dir', '.', '--config', config);
+    expect(result.code).toBe(1);
+    expect(result.err[0]).toMatch(
+      new RegExp(
+        `^eddy archive: nothing answers at ${url.replace(/[.]/g, '\\.')} \\(start it with \`eddy serve\`, or pass --endpoint\\)`,
+      ),
+    );
+  });
+
   it('refuses to drop a key attribute', async () => {
     const { url, close } = await serveSessionsTable();
     try {
@@ -123,6 +196,8 @@ describe('eddy archive restore', () => {
         'Sessions',
         '--endpoint',
         url,
+        '--dir',
+        '.',
         '--drop-attribute',
         'pk',
       );
@@ -171,30 +246,71 @@ describe('eddy archive on S3', () => {
   });
 });
 
-describe('progress bar', () => {
-  it('draws on a terminal and stays quiet elsewhere', async () => {
-    const { PassThrough } = await import('node:stream');
-    const { createProgress } = await import('../../infra/archive/progress.js');
-    const terminal = Object.assign(new PassThrough(), { isTTY: true, columns: 100 });
-    let drawn = '';
-    terminal.on('data', (chunk: Buffer) => {
-      drawn += chunk.toString();
-    });
-    const bar = createProgress({ label: 'restoring', total: 2, unit: 'items', stream: terminal as never });
-    bar.grow(1);
-    bar.increment(3);
-    bar.stop();
-    expect(drawn).toContain('restoring');
-    expect(drawn).toContain('3/3 items');
+describe('progress', () => {
+  it('restore: the bar knows its total from the manifests, and ends before the summary line', async () => {
+    const { url, close } = await serveSessionsTable();
+    const events: string[] = [];
+    try {
+      const result = await eddyWith(
+        { progress: fakeTerminal(events), print: (line) => events.push(`out: ${line}`) },
+        'archive',
+        'restore',
+        '--table',
+        'Sessions',
+        '--endpoint',
+        url,
+        '--dir',
+        '.',
+      );
+      expect(result.code).toBe(0);
+    } finally {
+      await close();
+    }
+    const frames = drawn(events);
+    // 5 items in the manifests from the start: never a total grown as objects are read.
+    expect(new Set([...frames.matchAll(/\d+\/(\d+) items/g)].map((match) => match[1]))).toEqual(
+      new Set(['5']),
+    );
+    expect(frames).toContain('5/5 items');
+    expect(events.at(-1)).toBe('out: restored 5 items from 2 objects into Sessions (1 requests, 0 retried)');
+    expect(events.filter((event) => event.startsWith('out: '))).toHaveLength(1);
+  });
 
+  it('cat draws no bar while its lines go to the terminal', async () => {
+    const events: string[] = [];
+    await eddyWith(
+      { progress: fakeTerminal(events), printsToTerminal: true },
+      'archive',
+      'cat',
+      '--all',
+      '--dir',
+      '.',
+    );
+    expect(events).toEqual([]);
+    await eddyWith(
+      { progress: fakeTerminal(events), printsToTerminal: false },
+      'archive',
+      'cat',
+      '--all',
+      '--dir',
+      '.',
+    );
+    expect(drawn(events)).toContain('2/2 objects');
+  });
+
+  it('draws nothing when stderr is not a terminal', async () => {
+    const { createProgress, createCounter } = await import('../../infra/cli/progress.js');
     const pipe = Object.assign(new PassThrough(), { isTTY: false });
     let piped = '';
     pipe.on('data', (chunk: Buffer) => {
       piped += chunk.toString();
     });
-    const quiet = createProgress({ label: 'restoring', total: 2, unit: 'items', stream: pipe as never });
-    quiet.increment(2);
-    quiet.stop();
+    const bar = createProgress({ label: 'restoring', total: 2, unit: 'items', stream: pipe as never });
+    bar.increment(2);
+    bar.stop();
+    const counter = createCounter({ label: 'recording', unit: 'records', stream: pipe as never });
+    counter.increment(3);
+    counter.stop();
     expect(piped).toBe('');
   });
 });

@@ -106,3 +106,40 @@ describe('bad input over HTTP', () => {
     expect(engine.region().tables.size).toBe(1);
   });
 });
+
+describe('invalid UTF-8 over HTTP (issue 16 item 8)', () => {
+  // DynamoDB parses request bodies with Jackson, which refuses bytes that are not UTF-8 as it
+  // refuses malformed JSON: SerializationException, as for any body that does not parse
+  // (docs/security.md, "Invalid UTF-8", gives the evidence).
+  const putWith = (value: Buffer) =>
+    send(url, {
+      headers: jsonHeaders('DynamoDB_20120810.PutItem'),
+      body: Buffer.concat([
+        Buffer.from('{"TableName":"Orders","Item":{"id":{"S":"'),
+        value,
+        Buffer.from('"}}}'),
+      ]),
+    });
+
+  it.each([
+    ['a lone continuation byte', [0x80]],
+    ['a truncated two-byte sequence', [0x61, 0xc3]],
+    ['an overlong encoding of "/"', [0xc0, 0xaf]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['a byte that never appears in UTF-8', [0xff]],
+  ])('answers SerializationException for %s in a string, and stores nothing', async (_case, bytes) => {
+    const response = await putWith(Buffer.from(bytes));
+    expect(response.status).toBe(400);
+    expect(response.text).toBe('{"__type":"com.amazon.coral.service#SerializationException"}');
+    const scan = await call('Scan', { TableName: 'Orders' });
+    expect(scan.json).toMatchObject({ Count: 1, Items: [SEED] });
+  });
+
+  it('stores well-formed multi-byte text as sent', async () => {
+    const response = await putWith(Buffer.from('é😀', 'utf8'));
+    expect(response.status).toBe(200);
+    const read = await call('GetItem', { TableName: 'Orders', Key: { id: { S: 'é😀' } } });
+    expect(read.json).toEqual({ Item: { id: { S: 'é😀' } } });
+    await call('DeleteItem', { TableName: 'Orders', Key: { id: { S: 'é😀' } } });
+  });
+});

@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createProgram } from '../../infra/cli/program.js';
+import { runProgram } from '../helpers/command.js';
 import { listening, startEddy, stopLeftovers } from '../helpers/eddyProcess.js';
 import { send } from './rawHttp.js';
 
@@ -54,6 +56,31 @@ describe('eddy serve (CLI)', () => {
     rmSync(file);
   });
 
+  it('exits 1 naming the function, file and export when a handler is missing', async () => {
+    const file = join(directory, 'missing-handler.config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tables: [
+          {
+            TableName: 'Orders',
+            BillingMode: 'PAY_PER_REQUEST',
+            AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+            KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+            StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+          },
+        ],
+        functions: { onOrder: { handler: './src/onOrder.ts', events: [{ stream: { table: 'Orders' } }] } },
+      }),
+    );
+    const run = eddy(['serve', '--port', '0', '--config', file]);
+    expect(await run.exited).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      `eddy: Bad config ${file} at functions.onOrder.handler: function onOrder: handler ${join(directory, 'src', 'onOrder.ts')} (export 'handler'): no such file`,
+    );
+    rmSync(file);
+  });
+
   it('refuses an unknown flag with a suggestion', async () => {
     const run = eddy(['serve', '--prot', '8000']);
     expect(await run.exited).toBe(1);
@@ -74,10 +101,32 @@ describe('eddy serve (CLI)', () => {
       '--max-body-size',
       '--create-delay',
       '--access-key-id',
+      '--cors',
+      '--allowed-hosts',
       'eddy.config.ts',
       '/_eddy/health',
     ]) {
       expect(run.stdout).toContain(text);
     }
+    // One usage line: the program's (serve's options follow under a heading of their own).
+    expect(run.stdout.match(/^Usage: /gm)).toEqual(['Usage: ']);
+  });
+});
+
+describe('eddy with a mistyped command (in process)', () => {
+  it('suggests the nearest command and exits 1 instead of taking it for an argument of serve', async () => {
+    expect(await runProgram(createProgram, ['serv'], directory)).toEqual({
+      out: [],
+      err: ["error: unknown command 'serv'\n(Did you mean serve?)\n(see eddy --help)"],
+      code: 1,
+    });
+    expect(await runProgram(createProgram, ['recrod', '--table', 'Orders'], directory)).toMatchObject({
+      err: ["error: unknown command 'recrod'\n(Did you mean record?)\n(see eddy --help)"],
+      code: 1,
+    });
+    expect(await runProgram(createProgram, ['xyzzy'], directory)).toMatchObject({
+      err: ["error: unknown command 'xyzzy'\n(see eddy --help)"],
+      code: 1,
+    });
   });
 });

@@ -80,6 +80,10 @@ describe('checkConfig', () => {
     [{ server: { prot: 1 } }, 'server.prot', 'unknown setting'],
     [{ server: { accountId: '12' } }, 'server.accountId', 'must be 12 digits'],
     [{ server: { region: 'US East' } }, 'server.region', 'must be a region name such as us-east-1'],
+    [{ server: { region: 'local' } }, 'server.region', 'must be a region name such as us-east-1'],
+    [{ server: { cors: 'https://a.example' } }, 'server.cors', "must be '*' or a list of origins"],
+    [{ server: { cors: ['a.example'] } }, 'server.cors', "Not an origin: 'a.example'"],
+    [{ server: { allowedHosts: [''] } }, 'server.allowedHosts', "must be '*' or a list of host names"],
     [
       { server: { createDelay: 'soon' } },
       'server.createDelay',
@@ -128,7 +132,9 @@ describe('checkConfig', () => {
   it.each([
     [{ functions: { f: {} } }, 'functions.f.handler', 'must be the path of the handler module'],
     [{ functions: { f: { handler: 'x.ts', events: [{}] } } }, 'functions.f.events[0]', 'must be { stream'],
-    [{ functions: { f: { handler: 'x.ts', runtime: 'node' } } }, 'functions.f.runtime', 'unknown setting'],
+    [{ functions: { f: { handler: 'x.ts', memory: 128 } } }, 'functions.f.memory', 'unknown setting'],
+    [{ functions: { f: { handler: 'x.ts', runtime: 3 } } }, 'functions.f.runtime', 'a Lambda runtime name'],
+    [{ functions: { f: { handler: 'x.ts', build: 'esbuild' } } }, 'functions.f.build', 'esbuild settings'],
   ])('refuses a bad function %j at "%s"', (config, path, reason) => {
     expect(() => checkConfig(config, 'eddy.config.json')).toThrow(
       expect.objectContaining({ path, message: expect.stringContaining(reason) }),
@@ -152,6 +158,71 @@ describe('serve (programmatic)', () => {
       expect(running.engine.region('000000000000', 'eu-west-3').tables.has('Orders')).toBe(true);
       const health = await send(running.address.url, { method: 'GET', path: '/_eddy/health' });
       expect(health.json).toMatchObject({ region: 'eu-west-3', tables: 1, version: '0.1.0' });
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('applies server.cors and server.allowedHosts, and --cors wins over the file', async () => {
+    const file = write(
+      'browsers.json',
+      JSON.stringify({ server: { cors: ['https://app.example.com'], allowedHosts: ['dynamodb.local'] } }),
+    );
+    const preflight = (origin: string, host?: string) => ({
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', ...(host ? { Host: host } : {}) },
+    });
+    const fromFile = await serve({ config: file, port: 0 }, { print: () => {}, cwd: directory });
+    try {
+      const url = fromFile.address.url;
+      expect((await send(url, preflight('https://app.example.com'))).status).toBe(200);
+      expect((await send(url, preflight('https://other.example'))).status).toBe(403);
+      expect((await send(url, preflight('http://localhost:3000', 'dynamodb.local:8000'))).status).toBe(200);
+      expect((await send(url, preflight('http://localhost:3000', 'other.local:8000'))).status).toBe(403);
+    } finally {
+      await fromFile.close();
+    }
+    const flagged = await serve({ config: file, port: 0, cors: '*' }, { print: () => {}, cwd: directory });
+    try {
+      const answer = await send(flagged.address.url, preflight('https://other.example'));
+      expect(answer.headers['access-control-allow-origin']).toBe('*');
+    } finally {
+      await flagged.close();
+    }
+  });
+
+  it('prints the progress of a GSI backfill started by UpdateTable', async () => {
+    const file = write('backfill.json', JSON.stringify({ tables: [ORDERS] }));
+    const lines: string[] = [];
+    const running = await serve(
+      { config: file, port: 0 },
+      { print: (line) => lines.push(line), cwd: directory },
+    );
+    try {
+      for (let i = 0; i < 2500; i++)
+        running.engine.execute('PutItem', {
+          TableName: 'Orders',
+          Item: { pk: { S: `o-${i}` }, status: { S: i % 2 === 0 ? 'open' : 'shipped' } },
+        });
+      running.engine.execute('UpdateTable', {
+        TableName: 'Orders',
+        AttributeDefinitions: [{ AttributeName: 'status', AttributeType: 'S' }],
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: 'ByStatus',
+              KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
+              Projection: { ProjectionType: 'KEYS_ONLY' },
+            },
+          },
+        ],
+      });
+      await running.stack.settled();
+      const progress = lines.filter((line) => line.startsWith('gsi-maintainer | '));
+      expect(progress[0]).toBe('gsi-maintainer | backfilling GSI ByStatus of Orders: 0 of 2,500 items (0%)');
+      expect(progress.at(-1)).toMatch(
+        /^gsi-maintainer \| backfilled GSI ByStatus of Orders: 2,500 items in \d+\.\d s$/,
+      );
     } finally {
       await running.close();
     }

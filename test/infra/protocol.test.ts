@@ -334,8 +334,16 @@ describe('authentication (docs/dynamodb.md §1.2.6)', () => {
 });
 
 describe('CORS and health (docs/dynamodb.md §1.1.6)', () => {
+  // With `--cors "*"`, eddy answers browsers as DynamoDB does; its default allows only pages
+  // from this machine (browserSecurity.test.ts).
+  let open: { server: EddyServer; url: string };
+  beforeAll(async () => {
+    open = await startServer({ cors: '*' });
+  });
+  afterAll(() => open.server.close());
+
   it('adds Access-Control-Allow-Origin to answers of requests with Origin', async () => {
-    const response = await send(url, {
+    const response = await send(open.url, {
       headers: { ...jsonHeaders(ECHO), Origin: 'http://app.test' },
       body: '{',
     });
@@ -344,7 +352,7 @@ describe('CORS and health (docs/dynamodb.md §1.1.6)', () => {
   });
 
   it('answers a preflight with the requested headers and method echoed', async () => {
-    const response = await send(url, {
+    const response = await send(open.url, {
       method: 'OPTIONS',
       headers: {
         Origin: 'http://app.test',

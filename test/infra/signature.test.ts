@@ -142,29 +142,34 @@ describe('SigV4 verification, raw requests', () => {
   });
 
   it('checks the credential scope and that Host is signed', async () => {
+    // Signed now: the signing time must be within 15 minutes of the clock.
+    const date = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
+    const day = date.slice(0, 8);
     const base = {
       'Content-Type': 'application/x-amz-json-1.0',
       'X-Amz-Target': 'EddyTest_20990101.Echo',
-      'X-Amz-Date': '20260101T000000Z',
+      'X-Amz-Date': date,
     };
     const scope = await send(url, {
       headers: {
         ...base,
-        Authorization: `AWS4-HMAC-SHA256 Credential=${KEY.accessKeyId}/20250101/us-east-1/s3/aws4, SignedHeaders=host, Signature=ab`,
+        Authorization: `AWS4-HMAC-SHA256 Credential=${KEY.accessKeyId}/20250101/<b>x/s3/aws4, SignedHeaders=host, Signature=ab`,
       },
       body: '{}',
     });
+    // Every scope problem at once, in the service's order (dynalite's recorded response).
     expect(scope.json).toEqual({
       __type: 'com.amazon.coral.service#InvalidSignatureException',
       message:
+        "Credential should be scoped to a valid region, not '<b>x'. " +
         "Credential should be scoped to correct service: 'dynamodb'. Credential should be scoped with a valid " +
         "terminator: 'aws4_request', not 'aws4'. Date in Credential scope does not match YYYYMMDD from ISO-8601 " +
-        "version of date from HTTP: '20250101' != '20260101', from '20260101T000000Z'.",
+        `version of date from HTTP: '20250101' != '${day}', from '${date}'.`,
     });
     const hostless = await send(url, {
       headers: {
         ...base,
-        Authorization: `AWS4-HMAC-SHA256 Credential=${KEY.accessKeyId}/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=x-amz-date, Signature=ab`,
+        Authorization: `AWS4-HMAC-SHA256 Credential=${KEY.accessKeyId}/${day}/us-east-1/dynamodb/aws4_request, SignedHeaders=x-amz-date, Signature=ab`,
       },
       body: '{}',
     });

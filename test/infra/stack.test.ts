@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EddyConfig } from '../../infra/config.js';
-import { createHostLogger } from '../../infra/host/logger.js';
+import { createHostLogger, type Logger } from '../../infra/host/logger.js';
 import { LocalStack } from '../../infra/stack/localStack.js';
 import { bindingUuid } from '../../infra/stack/mappingCheckpoints.js';
 import { watchFunctions } from '../../infra/stack/watchFunctions.js';
@@ -16,6 +17,7 @@ import { watchFunctions } from '../../infra/stack/watchFunctions.js';
  * a running mapping without re-reading or skipping records.
  */
 
+const ROOT = join(import.meta.dirname, '..', '..');
 const directory = mkdtempSync(join(tmpdir(), 'eddy-stack-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -169,6 +171,160 @@ export const handler = async (event: DynamoDBStreamEvent) => {
       ]);
     } finally {
       await watcher.close();
+      await stack.close();
+    }
+  });
+});
+
+/** A logger whose lines (pino JSON) are kept. */
+function capturingLogger(): { logger: Logger; lines: { level: number; msg: string }[] } {
+  const lines: { level: number; msg: string }[] = [];
+  const logger = pino(
+    { level: 'info', base: undefined },
+    { write: (line: string) => void lines.push(JSON.parse(line)) },
+  );
+  return { logger, lines };
+}
+
+describe('watching a handler that is not there yet', () => {
+  it('waits for the file and starts the function once it builds and exports its handler', async () => {
+    const handlerPath = join(directory, 'pending', 'onOrder.ts');
+    rmSync(join(directory, 'pending'), { recursive: true, force: true });
+    const stack = await LocalStack.start(ordersConfig('./pending/onOrder.ts'), {
+      baseDirectory: directory,
+      logger: silent,
+      missingHandlers: 'wait',
+    });
+    const printed: string[] = [];
+    const watcher = watchFunctions(stack, {
+      outDirectory: join(directory, '.eddy', 'watch-pending'),
+      print: (line) => printed.push(line),
+    });
+    try {
+      await watcher.ready;
+      expect(printed[0]).toBe('✗ onOrder: build failed, still waiting for a handler');
+      await putOrder(stack, 'o-1');
+
+      mkdirSync(join(directory, 'pending'));
+      writeFileSync(handlerPath, 'export const main = async () => {};\n');
+      await eventually(() => printed.some((line) => line.includes("no export 'handler'")));
+      expect(stack.waiting.has('onOrder')).toBe(true);
+
+      writeFileSync(
+        handlerPath,
+        'export const handler = async (event: { Records: unknown[] }) => ({ got: event.Records.length });\n',
+      );
+      await eventually(() => printed.some((line) => line.startsWith('↻ onOrder started')));
+      await stack.settled();
+      expect(stack.functions.invocations('onOrder').map((entry) => entry.result)).toEqual([{ got: 1 }]);
+    } finally {
+      await watcher.close();
+      await stack.close();
+    }
+  });
+});
+
+describe('stream bindings declared by table name', () => {
+  it("follow a table that is deleted and created again, from the binding's starting position, and say so in one line", async () => {
+    const { default: config } = await import('../../examples/orders/eddy.config.js');
+    const seen: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const stack = await LocalStack.start(config, {
+      baseDirectory: join(ROOT, 'examples', 'orders'),
+      logger,
+      handlers: {
+        onOrder: async (event: DynamoDBStreamEvent) => {
+          for (const record of event.Records) seen.push(record.dynamodb!.NewImage!.orderId!.S!);
+        },
+      },
+    });
+    try {
+      const client = stack.client();
+      const order = (id: string) =>
+        client.send(new PutItemCommand({ TableName: 'Orders', Item: { orderId: { S: id } } }));
+      await order('o-1');
+      await stack.settled();
+      const before = stack.engine.region().tables.get('Orders')!.stream!.arn;
+
+      await client.send(new DeleteTableCommand({ TableName: 'Orders' }));
+      await client.send(new CreateTableCommand(config.tables![0]! as never));
+      await order('o-2');
+      await stack.settled();
+
+      expect(seen).toEqual(['o-1', 'o-2']);
+      const after = stack.engine.region().tables.get('Orders')!.stream!.arn;
+      expect(after).not.toBe(before);
+      expect(stack.mappings.list({ FunctionName: 'onOrder' }).EventSourceMappings).toEqual([
+        expect.objectContaining({ UUID: bindingUuid('onOrder', 'Orders'), EventSourceArn: after }),
+      ]);
+      const said = lines.filter((line) => line.msg.includes('new stream'));
+      expect(said.map((line) => line.msg)).toEqual([
+        'onOrder ← Orders: the table has a new stream (recreated, or its stream enabled again); the binding follows it from LATEST',
+      ]);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe('a handler that does not load', () => {
+  const config = (handler: string, exportName?: string): EddyConfig => {
+    const base = ordersConfig(handler);
+    const onOrder = base.functions!.onOrder!;
+    return { ...base, functions: { onOrder: { ...onOrder, ...(exportName ? { exportName } : {}) } } };
+  };
+
+  it('stops the start, naming the function, the file and the export', async () => {
+    const missing = join(directory, 'nowhere', 'onOrder.ts');
+    await expect(LocalStack.start(config(missing), { logger: silent })).rejects.toThrow(
+      `functions.onOrder.handler: function onOrder: handler ${missing} (export 'handler'): no such file`,
+    );
+    const wrongExport = join(directory, 'exportsOther.ts');
+    writeFileSync(wrongExport, 'export const main = async () => {};\n');
+    await expect(LocalStack.start(config(wrongExport), { logger: silent })).rejects.toThrow(
+      `functions.onOrder.handler: function onOrder: handler ${wrongExport} (export 'handler'): the module has no export 'handler' that is a function`,
+    );
+    // In a worker thread too (isolation: worker loads the module there, never in the host).
+    const worker: EddyConfig = {
+      ...config(wrongExport),
+      functions: { onOrder: { ...config(wrongExport).functions!.onOrder!, isolation: 'worker' } },
+    };
+    await expect(LocalStack.start(worker, { logger: silent })).rejects.toThrow(
+      "the module has no export 'handler' that is a function",
+    );
+  });
+
+  it('lets `missingHandlers: wait` start with the mappings held, and starts them once a handler loads', async () => {
+    const path = join(directory, 'later.ts');
+    rmSync(path, { force: true });
+    const stack = await LocalStack.start(config(path), {
+      baseDirectory: directory,
+      logger: silent,
+      missingHandlers: 'wait',
+    });
+    try {
+      expect([...stack.waiting.keys()]).toEqual(['onOrder']);
+      await putOrder(stack, 'o-1');
+      await stack.settled();
+      expect(stack.functions.invocations('onOrder')).toEqual([]);
+      expect(stack.mappings.list({}).EventSourceMappings.map((mapping) => mapping.State)).toEqual([
+        'Disabled',
+      ]);
+
+      writeFileSync(path, 'export const elsewhere = 1;\n');
+      await expect(stack.reloadFunction('onOrder', path)).rejects.toThrow("has no export 'handler'");
+      expect(stack.waiting.has('onOrder')).toBe(true);
+
+      writeFileSync(
+        join(directory, 'later2.ts'),
+        `export const handler = async (event: { Records: unknown[] }) => ({ got: event.Records.length });\n`,
+      );
+      await stack.reloadFunction('onOrder', join(directory, 'later2.ts'));
+      await stack.settled();
+      expect(stack.waiting.size).toBe(0);
+      // TRIM_HORIZON held its place: what was written while waiting is delivered.
+      expect(stack.functions.invocations('onOrder').map((entry) => entry.result)).toEqual([{ got: 1 }]);
+    } finally {
       await stack.close();
     }
   });

@@ -195,7 +195,7 @@ describe('signature verification', () => {
       method: 'GET',
       url: '/2015-03-31/functions',
       body: Buffer.alloc(0),
-      headers: { host: 'eddy.local', ...lowerCase(fakeAuthorization('us-east-1', 'AKIDLAMBDA')) },
+      headers: { host: 'eddy.local', ...lowerCase(authorizationNow('AKIDLAMBDA')) },
       header(name) {
         return (this.headers as Record<string, string>)[name];
       },
@@ -206,6 +206,16 @@ describe('signature verification', () => {
     });
   });
 });
+
+/** `fakeAuthorization`, dated now: verification refuses a signing time 15 minutes off the clock. */
+function authorizationNow(keyId: string): Record<string, string> {
+  const date = `${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
+  const headers = fakeAuthorization('us-east-1', keyId);
+  return {
+    Authorization: headers.Authorization!.replace('/20260101/', `/${date.slice(0, 8)}/`),
+    'X-Amz-Date': date,
+  };
+}
 
 function lowerCase(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));

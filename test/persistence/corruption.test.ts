@@ -7,7 +7,17 @@ import {
   DataDirectoryLockedError,
   IncompleteDataError,
 } from '../../infra/persistence/errors.js';
-import { openHost, s, tempDir } from './helpers.js';
+import {
+  flip,
+  itemCountOf,
+  markOnly,
+  openHost,
+  recordOffsets,
+  s,
+  segmentsOf,
+  tempDir,
+  writeLog,
+} from './helpers.js';
 
 let dir: { path: string; remove: () => void };
 beforeEach(() => {
@@ -15,63 +25,32 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
-const segments = () =>
-  readdirSync(join(dir.path, 'wal'))
-    .sort()
-    .map((name) => join(dir.path, 'wal', name));
+const segments = () => segmentsOf(dir.path);
 const snapshots = () =>
   readdirSync(join(dir.path, 'snapshots')).map((name) => join(dir.path, 'snapshots', name));
+const logOnly = (count: number) => writeLog(dir.path, count);
+const itemCount = () => itemCountOf(dir.path);
 
-/** A data directory holding a table and `count` puts in its log (no snapshot). */
-async function logOnly(count: number): Promise<void> {
-  const host = await openHost(dir.path, { snapshotOnClose: false });
-  host.engine.execute('CreateTable', {
-    TableName: 'Things',
-    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-    BillingMode: 'PAY_PER_REQUEST',
-  });
-  for (let i = 0; i < count; i++)
-    host.engine.execute('PutItem', {
-      TableName: 'Things',
-      Item: { pk: s(`k${i}`), body: s('x'.repeat(40)) },
-    });
-  await host.persistence.close();
-}
-
-/** File offsets of the records of a segment (walking the frame lengths). */
-function recordOffsets(file: string): number[] {
-  const bytes = readFileSync(file);
-  const offsets: number[] = [];
-  for (let offset = 0; offset < bytes.length; offset += 8 + bytes.readUInt32LE(offset)) offsets.push(offset);
-  return offsets;
-}
-
-function flip(file: string, at: number): void {
-  const bytes = readFileSync(file);
-  bytes[at] = bytes[at]! ^ 0xff;
-  writeFileSync(file, bytes);
-}
-
-async function itemCount(): Promise<number> {
-  const host = await openHost(dir.path, { snapshotOnClose: false });
-  const count = (host.engine.execute('Scan', { TableName: 'Things' }).Items as unknown[]).length;
-  await host.persistence.close();
-  return count;
-}
+const crashDuringLastWrite = (lastLsn: number) => markOnly(dir.path, lastLsn - 1);
 
 describe('a torn tail', () => {
   it('drops a record cut short by a crash, truncates the file and starts', async () => {
     await logOnly(10);
+    crashDuringLastWrite(12); // 2 table records (CREATING, ACTIVE) and 10 puts
     const [segment] = segments();
     const size = statSync(segment!).size;
     const lastRecord = recordOffsets(segment!).at(-1)!;
     truncateSync(segment!, size - 5);
     const host = await openHost(dir.path, { snapshotOnClose: false });
-    expect(host.persistence.recovery.truncated).toEqual({
-      file: segment,
+    expect(host.persistence.recovery.dropped).toEqual({
+      kind: 'torn',
+      segment,
       offset: lastRecord,
       bytes: size - 5 - lastRecord,
+      records: 1,
+      lastLsn: 11,
+      reason: expect.stringMatching(/running past the end/),
+      keptIn: undefined,
     });
     expect(statSync(segment!).size).toBe(lastRecord);
     expect((host.engine.execute('Scan', { TableName: 'Things' }).Items as unknown[]).length).toBe(9);
@@ -82,6 +61,7 @@ describe('a torn tail', () => {
 
   it('drops a torn tail followed only by an empty segment (a machine crash after a new segment began)', async () => {
     await logOnly(10);
+    crashDuringLastWrite(12);
     const [segment] = segments();
     truncateSync(segment!, statSync(segment!).size - 3);
     const next = join(dir.path, 'wal', `${String(13).padStart(20, '0')}.log`);

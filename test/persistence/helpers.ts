@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
+import { DurableMark } from '../../infra/persistence/durableMark.js';
 import { Persistence, type PersistenceOptions } from '../../infra/persistence/persistence.js';
 import { ReplayableClock } from '../../infra/persistence/replayableClock.js';
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
@@ -80,4 +81,76 @@ export function observe(host: Pick<Host, 'engine' | 'streams'>): Record<string, 
     ]),
   );
   return { tables, streams: streamStates };
+}
+
+/** The log segments of a data directory, oldest first. */
+export const segmentsOf = (dataDir: string): string[] =>
+  readdirSync(join(dataDir, 'wal'))
+    .filter((name) => name.endsWith('.log'))
+    .sort()
+    .map((name) => join(dataDir, 'wal', name));
+
+/**
+ * A data directory holding a table `Things` and `count` puts in its log (no snapshot), closed
+ * cleanly: its mark says every record was fsynced. CreateTable logs two table records (CREATING,
+ * then ACTIVE), so the last LSN is `count + 2`.
+ */
+export async function writeLog(dataDir: string, count: number): Promise<void> {
+  const host = await openHost(dataDir, { snapshotOnClose: false });
+  host.engine.execute('CreateTable', {
+    TableName: 'Things',
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    BillingMode: 'PAY_PER_REQUEST',
+  });
+  for (let i = 0; i < count; i++)
+    host.engine.execute('PutItem', {
+      TableName: 'Things',
+      Item: { pk: s(`k${i}`), body: s('x'.repeat(40)) },
+    });
+  await host.persistence.close();
+}
+
+/** How many items `Things` holds after a start (the start's own changes kept). */
+export async function itemCountOf(
+  dataDir: string,
+  options: Partial<PersistenceOptions> = {},
+): Promise<number> {
+  const host = await openHost(dataDir, { snapshotOnClose: false, ...options });
+  const count = (host.engine.execute('Scan', { TableName: 'Things' }).Items as unknown[]).length;
+  await host.persistence.close();
+  return count;
+}
+
+/** File offsets of the records of a segment (walking the frame lengths). */
+export function recordOffsets(file: string): number[] {
+  const bytes = readFileSync(file);
+  const offsets: number[] = [];
+  for (let offset = 0; offset < bytes.length; offset += 8 + bytes.readUInt32LE(offset)) offsets.push(offset);
+  return offsets;
+}
+
+export function flip(file: string, at: number): void {
+  const bytes = readFileSync(file);
+  bytes[at] = bytes[at]! ^ 0xff;
+  writeFileSync(file, bytes);
+}
+
+/**
+ * Rewrites the log's mark to claim records up to `lsn` only: as a crash leaves it when it comes
+ * while the later records were being written (the mark is rewritten after each write returns).
+ */
+export function markOnly(dataDir: string, lsn: number): void {
+  new DurableMark(join(dataDir, 'log.mark'), lsn).close();
+}
+
+/** A PersistenceLogger that keeps what it is told, by level. */
+export function recordingLogger() {
+  const lines: { level: 'info' | 'warn' | 'error'; fields: Record<string, unknown>; message: string }[] = [];
+  const at =
+    (level: 'info' | 'warn' | 'error') =>
+    (fields: object, message: string): void => {
+      lines.push({ level, fields: fields as Record<string, unknown>, message });
+    };
+  return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }

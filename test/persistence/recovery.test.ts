@@ -107,7 +107,7 @@ describe('recovery', () => {
     populate(host);
     const before = observe(host);
     const again = await reopen(host, { snapshotOnClose: false });
-    expect(again.persistence.recovery).toMatchObject({ snapshotLsn: 0, truncated: undefined });
+    expect(again.persistence.recovery).toMatchObject({ snapshotLsn: 0, dropped: undefined });
     expect(again.persistence.recovery.replayed).toBeGreaterThan(60);
     expect(observe(again)).toEqual(before);
     await again.persistence.close();

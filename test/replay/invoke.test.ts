@@ -260,4 +260,33 @@ describe('eddy invoke', () => {
     expect(existsSync(join(directory, 'seen-errors.jsonl'))).toBe(false);
     expect(readFileSync(join(directory, 'orders.jsonl'), 'utf8')).not.toBe('');
   });
+
+  it('says so when the file is not Lambda DynamoDB stream records', async () => {
+    const config = writeConfig('not-records.config.json', join(directory, 'seen-not-records.jsonl'));
+    const expected =
+      'expected Lambda DynamoDB stream records: JSON lines from `eddy record`, a Lambda event {"Records": [...]} (`eddy event dynamodb`) or a JSON array of records';
+    const cases: [string, string, string][] = [
+      [
+        'package.json',
+        '{"name":"x","version":"1.0.0"}',
+        'not a DynamoDB stream record (an object with name, version)',
+      ],
+      [
+        'sqs.json',
+        '{"Records":[{"eventSource":"aws:sqs","body":"hi"}]}',
+        '(Records[0]): not a DynamoDB stream record (a record of aws:sqs)',
+      ],
+      ['notes.txt', 'hello', '(line 1): not JSON (Unexpected token \'h\', "hello" is not valid JSON)'],
+      ['numbers.json', '[1, 2]', '([0]): a number is not a stream record'],
+    ];
+    for (const [name, text, reason] of cases) {
+      writeFileSync(join(directory, name), text);
+      const run = await eddy(directory, 'invoke', 'onOrder', '--events', name, '--config', config);
+      expect(run.code).toBe(2);
+      expect(run.err).toEqual([
+        `eddy invoke: ${join(directory, name)}${reason.startsWith('(') ? ' ' : ': '}${reason}: ${expected}`,
+      ]);
+    }
+    expect(existsSync(join(directory, 'seen-not-records.jsonl'))).toBe(false);
+  });
 });

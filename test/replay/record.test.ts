@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgram } from '../../infra/cli/program.js';
 import { mergeShards } from '../../infra/replay/mergeShards.js';
+import { runProgram } from '../helpers/command.js';
 import {
   eddy,
   itemOf,
@@ -138,6 +141,59 @@ describe('eddy record', () => {
     expect(records.map((record) => record.eventName)).toEqual(['INSERT', 'INSERT']);
     const [first, second] = records.map((record) => Number(record.dynamodb!.Keys!.pk!.S!.slice(1)));
     expect(second).toBeGreaterThan(first!);
+  });
+
+  it('shows a live count on the terminal while following, ended before the summary line', async () => {
+    const events: string[] = [];
+    let frames = '';
+    const terminal = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
+    terminal.on('data', (chunk: Buffer) => {
+      frames += chunk.toString();
+      events.push('bar');
+    });
+    const recording = runProgram(
+      (io) =>
+        createProgram({
+          ...io,
+          progress: terminal as unknown as NodeJS.WriteStream,
+          printError: (line) => {
+            events.push(`err: ${line}`);
+            io.printError(line);
+          },
+        }),
+      [
+        'record',
+        '--table',
+        'Orders',
+        '--follow',
+        '--limit',
+        '3',
+        '--poll-interval',
+        '10ms',
+        '--out',
+        'counted.jsonl',
+        '--endpoint',
+        served.url,
+      ],
+      directory,
+    );
+    let finished = false;
+    void recording.then(() => {
+      finished = true;
+    });
+    const client = served.stack.client();
+    for (let index = 0; !finished && index < 400; index++) {
+      await client.send(
+        new PutItemCommand({ TableName: 'Orders', Item: { pk: { S: `c${index}` }, sk: { N: '9' } } }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    client.destroy();
+    expect((await recording).code).toBe(0);
+    expect(frames).toMatch(/recording 3 records \| \d+s/);
+    expect(events.at(-1)).toMatch(
+      /^err: recorded 3 records from \d+ shards? of .+ to counted\.jsonl \(limit\)$/,
+    );
   });
 
   it('reports a table without a stream, and an endpoint where nothing answers', async () => {

@@ -51,6 +51,48 @@ function shardRecords(f: StreamsFixture, arn: string, shardId: string): DynamoDB
   return f.streams.execute('GetRecords', { ShardIterator: iterator }).Records as DynamoDBRecord[];
 }
 
+describe('sequence number ranges (DescribeStream)', () => {
+  // SequenceNumberRange: "StartingSequenceNumber: the first sequence number for the stream records
+  // contained within a shard", "EndingSequenceNumber: the last..."
+  // (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_SequenceNumberRange.html).
+  it("starts each shard's range at its first record, and gives an empty closed shard a range that holds no record", () => {
+    const f = fixture();
+    createTable(f.engine, 'Items', 'KEYS_ONLY');
+    // Items spread over the shards: a shard's first record is not the stream's first.
+    for (let i = 0; i < 3; i++) put(f.engine, 'Items', { pk: s(`item-${i}`) });
+    const arn = latestStreamArn(f.engine, 'Items');
+    const open = describeStream(f, arn).Shards;
+    const holding = open.filter((shard) => shardRecords(f, arn, shard.ShardId).length > 0);
+    const empty = open.filter((shard) => shardRecords(f, arn, shard.ShardId).length === 0);
+    expect(holding.length).toBeGreaterThan(1);
+    expect(empty.length).toBeGreaterThan(0);
+    for (const shard of holding) {
+      const records = shardRecords(f, arn, shard.ShardId);
+      expect(shard.SequenceNumberRange.StartingSequenceNumber).toBe(records[0]!.dynamodb!.SequenceNumber);
+    }
+
+    setStream(f.engine, 'Items', false);
+    const sequenceNumbers = new Set(
+      describeStream(f, arn).Shards.flatMap((shard) =>
+        shardRecords(f, arn, shard.ShardId).map((record) => record.dynamodb!.SequenceNumber!),
+      ),
+    );
+    for (const shard of describeStream(f, arn).Shards) {
+      const records = shardRecords(f, arn, shard.ShardId);
+      const { StartingSequenceNumber: start, EndingSequenceNumber: end } = shard.SequenceNumberRange;
+      expect(end).toMatch(/^\d{21,40}$/);
+      if (records.length > 0) {
+        expect(start).toBe(records[0]!.dynamodb!.SequenceNumber);
+        expect(end).toBe(records.at(-1)!.dynamodb!.SequenceNumber);
+      } else {
+        // Closed (both numbers, as DescribeStream marks a closed shard), naming no record: an empty range.
+        expect(sequenceNumbers.has(end!)).toBe(false);
+        expect(BigInt(end!)).toBeLessThan(BigInt(start));
+      }
+    }
+  });
+});
+
 describe('shards (docs/streams-and-lambda.md §1.4)', () => {
   it('starts a stream with 4 open shards whose ids follow shardId-<20-digit epoch-ms>-<8 hex> (docs/streams-and-lambda.md §1.4.2, §1.4.4)', () => {
     const f = fixture();

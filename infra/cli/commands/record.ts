@@ -32,6 +32,8 @@ interface RecordOptions extends ServiceCliOptions {
   readonly duration?: number;
   readonly limit?: number;
   readonly pollInterval?: number;
+  /** `--no-progress`: false. */
+  readonly progress?: boolean;
 }
 
 const RECORD_HELP = `
@@ -77,7 +79,8 @@ export function addRecordCommand(program: Command, io: CliIo, hooks: RecordComma
         '--poll-interval <duration>',
         'pause between polls when following (default 250ms, as Lambda polls 4 times a second)',
         parseDurationOption,
-      ),
+      )
+      .option('--no-progress', 'no live count while following (there is none when stderr is not a terminal)'),
   )
     .addHelpText('after', RECORD_HELP)
     .action(async (options: RecordOptions) => {
@@ -96,7 +99,7 @@ async function record(options: RecordOptions, io: CliIo, hooks: RecordCommandHoo
     throw new UsageError('name the stream: --table <name> or --stream-arn <arn>');
   const follow = options.follow === true || options.duration !== undefined;
   const from: RecordingStart = options.from ?? (follow ? 'latest' : 'trim-horizon');
-  const { config } = await optionalConfig(options.config, io.cwd);
+  const { config } = await optionalConfig(options, io.cwd);
   const { clientConfig, serviceTarget } = await import('../../replay/serviceTarget.js');
   const target = serviceTarget(options, config);
   const { DynamoDBClient, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
@@ -109,6 +112,7 @@ async function record(options: RecordOptions, io: CliIo, hooks: RecordCommandHoo
     options.duration === undefined ? undefined : setTimeout(() => controller.abort(), options.duration);
   const uninstall = (hooks.onInterrupt ?? onSigint)(() => controller.abort());
   let sink: LineSink | undefined;
+  let stopCounter = () => {};
   try {
     let streamArn = options.streamArn;
     if (streamArn === undefined) {
@@ -121,6 +125,18 @@ async function record(options: RecordOptions, io: CliIo, hooks: RecordCommandHoo
       if (streamArn === undefined) throw new NoStreamError(options.table!);
     }
     sink = lineSink(options.out, io);
+    // Following can last minutes: a live count on the terminal, unless the records show there.
+    const { createCounter } = await import('../progress.js');
+    const counter = createCounter({
+      label: 'recording',
+      unit: 'records',
+      enabled:
+        follow &&
+        options.progress !== false &&
+        (options.out !== '-' || !(io.printsToTerminal ?? process.stdout.isTTY === true)),
+      ...(io.progress === undefined ? {} : { stream: io.progress }),
+    });
+    stopCounter = () => counter.stop();
     const result = await recordStream({
       client: streams,
       streamArn,
@@ -129,9 +145,13 @@ async function record(options: RecordOptions, io: CliIo, hooks: RecordCommandHoo
       ...(options.limit === undefined ? {} : { limit: options.limit }),
       signal: controller.signal,
       ...(options.pollInterval === undefined ? {} : { pollIntervalMs: options.pollInterval }),
-      onRecords: (records) => sink!.write(records.map((each) => JSON.stringify(each))),
+      onRecords: (records) => {
+        sink!.write(records.map((each) => JSON.stringify(each)));
+        counter.increment(records.length);
+      },
       onWarning: (message) => io.printError(`eddy record: warning: ${message}`),
     });
+    counter.stop();
     const where = options.out === '-' ? '' : ` to ${options.out}`;
     const why =
       result.stoppedBy === 'limit' ? ' (limit)' : result.stoppedBy === 'stopped' ? ' (stopped)' : '';
@@ -140,6 +160,7 @@ async function record(options: RecordOptions, io: CliIo, hooks: RecordCommandHoo
         `${result.shards === 1 ? 'shard' : 'shards'} of ${streamArn}${where}${why}`,
     );
   } finally {
+    stopCounter();
     sink?.close();
     uninstall();
     if (timer !== undefined) clearTimeout(timer);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ValidationException } from '../../../core/errors/index.js';
 import { CONDITION_KEYWORDS, tokenize } from '../../../core/expressions/lexer.js';
+import { parseConditionText } from '../../../core/expressions/parseCondition.js';
+import { MAX_NESTING } from '../../../core/expressions/parser.js';
+import { UpdateParser } from '../../../core/expressions/parseUpdate.js';
 import { isReservedWord, RESERVED_WORDS } from '../../../core/expressions/reservedWords.js';
 import { N, S, scope, validationMessage } from './helpers.js';
 
@@ -237,5 +241,39 @@ describe('reserved words (docs/dynamodb.md §5.1.3)', () => {
     expect(condition('set = :v')).toBe(
       'Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: set',
     );
+  });
+});
+
+describe('nesting depth (no stack overflow, whatever the text)', () => {
+  // The 4096-byte limit (docs/dynamodb.md §2.6.1) is checked before parsing and allows 2,046
+  // levels of `(`; the parser alone must still never overflow (measured: 3,000 levels did).
+  const parse = (text: string, parser: (text: string) => unknown) => {
+    try {
+      parser(text);
+      return 'parsed';
+    } catch (error) {
+      return error instanceof ValidationException
+        ? error.message
+        : `${(error as Error).name}: ${(error as Error).message}`;
+    }
+  };
+  const deep = 5000;
+
+  it('answers redundant parentheses for groups nested past the limit', () => {
+    const groups = `${'('.repeat(deep)}a = :v${')'.repeat(deep)}`;
+    expect(parse(groups, (text) => parseConditionText(text, 'Condition'))).toBe(
+      'Invalid ConditionExpression: The expression has redundant parentheses;',
+    );
+    expect(
+      parse(`SET a = ${'('.repeat(deep)}:v${')'.repeat(deep)}`, (text) => new UpdateParser(text).parse()),
+    ).toBe('Invalid UpdateExpression: The expression has redundant parentheses;');
+  });
+
+  it('answers a syntax error where calls nest past the limit, and parses 1,000 levels', () => {
+    const calls = (levels: number) => `size(${'f('.repeat(levels)}a${')'.repeat(levels)}) = :v`;
+    expect(parse(calls(deep), (text) => parseConditionText(text, 'Condition'))).toMatch(
+      /^Invalid ConditionExpression: Syntax error; token: "\(", near: "f\(f"$/,
+    );
+    expect(parse(calls(MAX_NESTING - 1), (text) => parseConditionText(text, 'Condition'))).toBe('parsed');
   });
 });
