@@ -123,6 +123,10 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       logger,
       // Function logs as CloudWatch shows them, each line prefixed with its function's name.
       functionLogs: (functionName, line) => io.print(`${functionName} | ${line}`),
+      // Nothing reads a server's invocation logs (`invocations(name)` is the in-process API):
+      // its lines are printed above, and a kept log would hold the last 1000 events of each
+      // function in memory (bench/workload.ts: stream with a handler).
+      invocationLogLimit: 0,
       // A handler that does not load stops the start; under --watch, its function waits for a fix.
       missingHandlers: options.watch === true ? 'wait' : 'fail',
       // A GSI added to a table with items is built in the background: say how far it is.

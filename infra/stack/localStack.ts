@@ -160,6 +160,7 @@ export class LocalStack {
       accountId,
       region,
       ...(options.functionLogs === undefined ? {} : { logSink: options.functionLogs }),
+      ...(options.invocationLogLimit === undefined ? {} : { logLimit: options.invocationLogLimit }),
       setEnvironment: (variables) => environment.assign(variables),
     });
     const destinationsDirectory =

@@ -40,6 +40,11 @@ export interface StackOptions {
    */
   readonly functionLogs?: (functionName: string, line: string) => void;
   /**
+   * Invocations each function's log keeps for `invocations(name)` (default 1000). A server
+   * nobody inspects in process (`eddy serve`) keeps none: see `LocalFunctionsOptions.logLimit`.
+   */
+  readonly invocationLogLimit?: number;
+  /**
    * Keep everything in a data directory (`eddy serve --data-dir`): tables, streams, mapping
    * checkpoints and destinations survive restarts. Needs the system clock.
    */
