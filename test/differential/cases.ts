@@ -387,6 +387,17 @@ export const dynaliteCases: readonly Case[] = [
   ),
   {
     family: 'serialization',
+    name: 'NULL "no" in a Query value',
+    operation: 'Query',
+    body: {
+      TableName: 'hash',
+      KeyConditionExpression: 'a = :a',
+      FilterExpression: 'b = :b',
+      ExpressionAttributeValues: { ':a': S('1'), ':b': { NULL: 'no' } },
+    },
+  },
+  {
+    family: 'serialization',
     name: 'BatchWriteItem RequestItems as an array names the Java types',
     operation: 'BatchWriteItem',
     body: { RequestItems: [] },
@@ -468,6 +479,45 @@ export const newerThanDynalite: readonly NewerCase[] = [
   },
   {
     family: 'names',
+    name: 'PutItem with an empty TableName and a bad ReturnValues',
+    operation: 'PutItem',
+    body: { TableName: '', ReturnValues: 'INVALID', Item: {} },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1",
+      evidence: 'conformance registry/splits.json, eu-west-2, eu-central-1, us-east-1, August 2026',
+    },
+    reference: {
+      error: 'ValidationException',
+      message:
+        "3 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+    },
+  },
+  {
+    family: 'names',
+    name: 'UpdateItem with a bad ReturnValues and a bad ReturnConsumedCapacity',
+    operation: 'UpdateItem',
+    body: {
+      TableName: 'hash',
+      Key: { a: S('1') },
+      ReturnValues: 'INVALID',
+      ReturnConsumedCapacity: 'INVALID',
+    },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        '1 validation error detected: Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]',
+      evidence: 'conformance registry/splits.json, eu-west-2, eu-central-1, us-east-1, August 2026',
+    },
+    reference: {
+      error: 'ValidationException',
+      message:
+        "2 validation errors detected: Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+    },
+  },
+  {
+    family: 'names',
     name: 'BatchGetItem with no table',
     operation: 'BatchGetItem',
     body: { RequestItems: {} },
@@ -506,7 +556,13 @@ export const newerThanDynalite: readonly NewerCase[] = [
       name: `NULL ${JSON.stringify(flag)} in an item`,
       operation: 'PutItem',
       body: { TableName: 'hash', Item: { a: S(`null-${flag}`), b: { NULL: flag } } },
-      eddy: { error: 'OK', message: '', evidence: 'conformance putItem.test.ts, June 2026' },
+      eddy: {
+        error: 'ValidationException',
+        message:
+          '1 validation error detected: One or more parameter values were invalid: Null attribute value types must have the value of true',
+        evidence:
+          'conformance putItem.test.ts: refused in every region since July 2026, the envelope in the moved ones',
+      },
       reference: {
         error: 'ValidationException',
         message:
