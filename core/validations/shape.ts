@@ -369,7 +369,11 @@ export function stringConstraintFailures(value: string, shape: StringShape): str
 
 function checkValue(value: unknown, shape: Shape, place: Place, errors: string[]): void {
   if (value === undefined || value === null) {
-    if (shape.required) push(errors, value, place, 'Member must not be null', shape);
+    // A missing member keeps the older entry where its lengths moved to the newer framework, as
+    // the data-plane TableName did (`Value null at 'tableName'` beside `Value at 'TableName'` for
+    // `''`, 2026; docs/dynamodb.md §1.2.10).
+    if (shape.required)
+      push(errors, value, place, 'Member must not be null', { ...shape, framework: undefined });
     return;
   }
   switch (shape.kind) {
@@ -418,7 +422,12 @@ function checkValue(value: unknown, shape: Shape, place: Place, errors: string[]
         const entry = map[key];
         if (shape.value.kind === 'list' && Array.isArray(entry)) {
           const { minLength, maxLength } = shape.value;
-          if (
+          const entryPlace = member({ path: `${place.path}.${key}`, named: `${place.named}.${key}` }, '');
+          // The newer framework names the list, `Value at 'RequestItems.<t>.member' … less than or
+          // equal to 25` (BatchWriteItem, 2026; docs/dynamodb.md §7.2.1), where the older entry
+          // echoes the whole map with every constraint of the value.
+          if (shape.value.framework === 'newer') checkLength(entry, shape.value, entryPlace, errors);
+          else if (
             (maxLength !== undefined && entry.length > maxLength) ||
             (minLength !== undefined && entry.length < minLength)
           ) {
@@ -430,7 +439,6 @@ function checkValue(value: unknown, shape: Shape, place: Place, errors: string[]
             push(errors, value, place, `Map value must satisfy constraint: [${all.join(', ')}]`, shape);
           }
           const entryMember = shape.value.member;
-          const entryPlace = member({ path: `${place.path}.${key}`, named: `${place.named}.${key}` }, '');
           for (let i = 0; i < entry.length; i++)
             checkValue(entry[i], entryMember, member(entryPlace, `${i + 1}`), errors);
         } else {

@@ -535,6 +535,41 @@ export const newerThanDynalite: readonly NewerCase[] = [
   },
   {
     family: 'names',
+    name: 'BatchWriteItem with no table',
+    operation: 'BatchWriteItem',
+    body: { RequestItems: {} },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+      evidence: 'conformance batchWriteItem.test.ts, eu-west-2 since October 2026',
+    },
+    reference: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+    },
+  },
+  {
+    family: 'names',
+    name: 'BatchWriteItem with an empty list for a table',
+    operation: 'BatchWriteItem',
+    body: { RequestItems: { hash: [] } },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value at 'RequestItems.hash.member' failed to satisfy constraint: Member must have length greater than or equal to 1",
+      evidence:
+        'conformance batchWriteItem.test.ts, the > 25 entry of eu-north-1 since August 2026 (the lower bound derived)',
+    },
+    reference: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value '{\"hash\":[]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]",
+    },
+  },
+  {
+    family: 'names',
     name: 'GetItem with an empty binary key',
     operation: 'GetItem',
     body: { TableName: 'binary', Key: { pk: { B: '' } } },
