@@ -28,8 +28,8 @@ export const batchWriteItemShape: Record<string, Shape> = {
   ReturnItemCollectionMetrics: returnItemCollectionMetrics,
   // The newer framework's entries for an empty map and for a table's list of requests past 25:
   // `Value at 'RequestItems' …` (eu-west-2 since October 2026), `Value at 'RequestItems.<t>.member'
-  // …` (eu-north-1 since August 2026); a bad table name keeps the older entry (docs/dynamodb.md
-  // §7.2.1).
+  // …` (eu-north-1 since August 2026); a bad table name keeps the older entry
+  // (docs/dynamodb.md §7.2.1).
   RequestItems: {
     kind: 'map',
     required: true,
