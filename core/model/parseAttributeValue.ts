@@ -42,8 +42,10 @@ export const AttributeMessages = {
   emptyStringSet: 'One or more parameter values were invalid: An string set  may not be empty',
   emptyNumberSet: 'One or more parameter values were invalid: An number set  may not be empty',
   emptyBinarySet: 'One or more parameter values were invalid: Binary sets should not be empty',
+  // The members print quoted, `["a", "a"]`, in the regions on the newer framework (PutItem,
+  // June 2026; `[a, a]` before), as eddy's other texts of those regions (docs/dynamodb.md §2.1.4).
   duplicateStrings: (members: string[]) =>
-    `One or more parameter values were invalid: Input collection [${members.join(', ')}] contains duplicates.`,
+    `One or more parameter values were invalid: Input collection [${members.map((member) => JSON.stringify(member)).join(', ')}] contains duplicates.`,
   duplicateBinaries: (members: string[]) =>
     `One or more parameter values were invalid: Input collection [${members.join(', ')}]of type BS contains duplicates.`,
   duplicateNumbers: 'Input collection contains duplicates',

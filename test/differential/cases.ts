@@ -606,6 +606,22 @@ export const newerThanDynalite: readonly NewerCase[] = [
     }),
   ),
   {
+    family: 'serialization',
+    name: 'a string set with a repeated member in an item',
+    operation: 'PutItem',
+    body: { TableName: 'hash', Item: { a: S('x'), b: { SS: ['a', 'a'] } } },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        '1 validation error detected: One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates.',
+      evidence: 'conformance captures/2026-06-09-validation-rewording.json, eu-west-2',
+    },
+    reference: {
+      error: 'ValidationException',
+      message: 'One or more parameter values were invalid: Input collection [a, a] contains duplicates.',
+    },
+  },
+  {
     family: 'tags',
     name: 'ListTagsOfResource on an index ARN',
     operation: 'ListTagsOfResource',

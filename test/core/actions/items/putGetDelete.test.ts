@@ -218,7 +218,9 @@ describe('PutItem validation', () => {
     );
     expect(put({ ...key, a: { SS: ['a', 'a'] } })).toEqual(
       validation(
-        `${prefix}One or more parameter values were invalid: Input collection [a, a] contains duplicates.`,
+        // nubo-db/dynamodb-conformance captures/2026-06-09-validation-rewording.json, b_put_dup_ss
+        // (eu-west-2, eu-central-1; us-east-1 then printed `[a, a]` without the prefix).
+        `${prefix}One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates.`,
       ),
     );
     expect(put({ ...key, a: { BS: ['Yg==', 'Yg=='] } })).toEqual(
