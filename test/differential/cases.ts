@@ -249,6 +249,50 @@ export const dynaliteCases: readonly Case[] = [
       ExclusiveStartKey: { a: S('1'), b: S('1'), c: { N: '1' }, d: S('1') },
     },
   },
+  ...(
+    [
+      ['an LSI start key whose index sort key has the wrong type', { a: S('1'), b: S('1'), c: { N: '1' } }],
+      ['an LSI start key whose table sort key has the wrong type', { a: S('1'), b: { N: '1' }, c: S('1') }],
+      ['an LSI start key with too few attributes', { a: S('1'), c: S('1') }],
+      ['an LSI start key naming another attribute', { a: S('1'), b: S('1'), x: S('1') }],
+    ] as const
+  ).map(
+    ([name, start]): Case => ({
+      family: 'key conditions',
+      name,
+      operation: 'Query',
+      body: {
+        TableName: 'range',
+        IndexName: 'lsi',
+        KeyConditionExpression: 'a = :a',
+        ExpressionAttributeValues: value,
+        ExclusiveStartKey: start,
+      },
+    }),
+  ),
+  {
+    family: 'key conditions',
+    name: 'a GSI start key whose table key has the wrong type',
+    operation: 'Query',
+    body: {
+      TableName: 'range',
+      IndexName: 'gsi',
+      KeyConditionExpression: 'd = :a',
+      ExpressionAttributeValues: value,
+      ExclusiveStartKey: { a: S('1'), b: { N: '1' }, c: S('1'), d: S('1') },
+    },
+  },
+  {
+    family: 'key conditions',
+    name: 'a table start key whose sort key has the wrong type',
+    operation: 'Query',
+    body: {
+      TableName: 'range',
+      KeyConditionExpression: 'a = :a',
+      ExpressionAttributeValues: value,
+      ExclusiveStartKey: { a: S('1'), b: { N: '1' } },
+    },
+  },
   {
     family: 'key conditions',
     name: 'an index Scan start key with too few attributes',
