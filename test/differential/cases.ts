@@ -411,6 +411,57 @@ export const dynaliteCases: readonly Case[] = [
       ProvisionedThroughput: throughput,
     },
   },
+  // 8. Key schemas of tables and indexes (dynalite's tests/createTable.js).
+  ...(
+    [
+      [
+        'a GSI whose first key element is RANGE',
+        {
+          KeySchema: [key('a', 'HASH')],
+          GlobalSecondaryIndexes: [
+            {
+              IndexName: 'gsi',
+              KeySchema: [key('c', 'RANGE'), key('d', 'HASH')],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          ],
+        },
+      ],
+      [
+        'an LSI whose second key element is HASH',
+        {
+          KeySchema: [key('a', 'HASH'), key('b', 'RANGE')],
+          LocalSecondaryIndexes: [
+            {
+              IndexName: 'lsi',
+              KeySchema: [key('a', 'HASH'), key('c', 'HASH')],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          ],
+        },
+      ],
+      ['a table whose second key element is HASH', { KeySchema: [key('a', 'HASH'), key('b', 'HASH')] }],
+      [
+        'a GSI projection without a ProjectionType',
+        {
+          KeySchema: [key('a', 'HASH')],
+          GlobalSecondaryIndexes: [{ IndexName: 'gsi', KeySchema: [key('c', 'HASH')], Projection: {} }],
+        },
+      ],
+    ] as const
+  ).map(
+    ([name, schema]): Case => ({
+      family: 'descriptions',
+      name: `CreateTable with ${name}`,
+      operation: 'CreateTable',
+      body: {
+        TableName: 'key-schemas',
+        AttributeDefinitions: [definition('a'), definition('b'), definition('c'), definition('d')],
+        BillingMode: 'PAY_PER_REQUEST',
+        ...schema,
+      },
+    }),
+  ),
   // 7. Serialization (dynalite's tests/helpers.js and validations/index.js).
   ...['=+/=', '+/+=', 'YQ=a', '23456'].map(
     (text): Case => ({
