@@ -39,8 +39,6 @@ describe('CORS: pages from this machine only, by default', () => {
     expect(answer.status).toBe(403);
     expect(answer.headers['access-control-allow-origin']).toBeUndefined();
     expect(answer.json?.__type).toBe('com.amazon.coral.service#AccessDeniedException');
-    // An AccessDeniedException carries its text under `Message`, as the service's coral.service
-    // errors do (docs/dynamodb.md §1.2.2).
     expect(answer.json?.Message).toContain(`eddy refuses cross-origin requests from '${origin}'`);
     expect(answer.json?.Message).toContain('--cors');
     const create = await send(url, {
