@@ -36,12 +36,16 @@ export const AttributeMessages = {
   empty: 'Supplied AttributeValue is empty, must contain exactly one of the supported datatypes',
   severalTypes:
     'Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes',
+  nullNotTrue:
+    'One or more parameter values were invalid: Null attribute value types must have the value of true',
   // The double spaces are verbatim (docs/dynamodb.md §2.1.3).
   emptyStringSet: 'One or more parameter values were invalid: An string set  may not be empty',
   emptyNumberSet: 'One or more parameter values were invalid: An number set  may not be empty',
   emptyBinarySet: 'One or more parameter values were invalid: Binary sets should not be empty',
+  // The members print quoted, `["a", "a"]`, in the regions on the newer framework (PutItem,
+  // June 2026; `[a, a]` before), as eddy's other texts of those regions (docs/dynamodb.md §2.1.4).
   duplicateStrings: (members: string[]) =>
-    `One or more parameter values were invalid: Input collection [${members.join(', ')}] contains duplicates.`,
+    `One or more parameter values were invalid: Input collection [${members.map((member) => JSON.stringify(member)).join(', ')}] contains duplicates.`,
   duplicateBinaries: (members: string[]) =>
     `One or more parameter values were invalid: Input collection [${members.join(', ')}]of type BS contains duplicates.`,
   duplicateNumbers: 'Input collection contains duplicates',
@@ -107,9 +111,13 @@ export function parseAttributeValue(
         break;
       }
       case 'NULL':
-        // Type-checked as a boolean; `false` is then stored as true (2026, docs/dynamodb.md §2.1.1).
-        expectBoolean(value);
-        result = { NULL: true };
+        // Read as a boolean (`"no"` is false, docs/dynamodb.md §1.2.7), then only true is taken:
+        // every region refuses false again since July 2026 (docs/dynamodb.md §2.1.1).
+        if (expectBoolean(value)) result = { NULL: true };
+        else {
+          record(problems, AttributeMessages.nullNotTrue);
+          valid = false;
+        }
         break;
       case 'SS': {
         const members = expectList(value, 'field').map(expectString);

@@ -26,15 +26,21 @@ export const batchWriteItemShape: Record<string, Shape> = {
   // The order the service walks them (dynalite's tests).
   ReturnConsumedCapacity: returnConsumedCapacity,
   ReturnItemCollectionMetrics: returnItemCollectionMetrics,
-  // No length constraint on the map itself: an empty one gets its own sentence (below).
+  // The newer framework's entries for an empty map and for a table's list of requests past 25:
+  // `Value at 'RequestItems' …` (eu-west-2 since October 2026), `Value at 'RequestItems.<t>.member'
+  // …` (eu-north-1 since August 2026); a bad table name keeps the older entry
+  // (docs/dynamodb.md §7.2.1).
   RequestItems: {
     kind: 'map',
     required: true,
     key: tableNameKey,
+    minLength: 1,
+    framework: 'newer',
     value: {
       kind: 'list',
       minLength: 1,
       maxLength: MAX_BATCH_WRITES,
+      framework: 'newer',
       member: {
         kind: 'structure',
         name: 'WriteRequest',
@@ -57,10 +63,6 @@ export function validateBatchWriteItem(
   input: BatchWriteItemInput,
   deserialized: Deserialized,
 ): PreparedBatchWrite {
-  // The bespoke sentence the newer framework has not replaced in any region for BatchWriteItem
-  // (2026, docs/dynamodb.md §7.2.1; BatchGetItem's moved to the constraint list).
-  if (Object.keys(input.RequestItems).length === 0)
-    throw new ValidationException('The requestItems parameter is required for BatchWriteItem');
   let total = 0;
   for (const requests of Object.values(input.RequestItems)) total += requests.length;
   if (total > MAX_BATCH_WRITES)

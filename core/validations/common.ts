@@ -27,6 +27,12 @@ export const dataPlaneTableName: StringShape = {
   names: { minLength: 3, maxLength: 255 },
 };
 
+/**
+ * TableName of PutItem, UpdateItem and DeleteItem, where the newer framework reports `''` first
+ * and alone (eu-west-2, eu-central-1 and us-east-1 by August 2026; docs/dynamodb.md §2.5.3).
+ */
+export const writeTableName: StringShape = { ...dataPlaneTableName, emptyFirst: true };
+
 export const indexName: StringShape = {
   kind: 'string',
   minLength: 3,
@@ -36,9 +42,16 @@ export const indexName: StringShape = {
 
 // Enum sets print in the service's order (docs/dynamodb.md §1.2.9).
 export const returnConsumedCapacity: StringShape = { kind: 'string', enum: ['INDEXES', 'TOTAL', 'NONE'] };
+/**
+ * ReturnValues of PutItem, UpdateItem and DeleteItem. The newer framework's entry prints neither
+ * value nor member, and its own set, `UPDATE_NEW` (sic) included (2026; docs/dynamodb.md §1.2.10);
+ * the older one was `Value '<v>' at 'returnValues' … [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]`.
+ */
 export const returnValues: StringShape = {
   kind: 'string',
   enum: ['ALL_NEW', 'UPDATED_OLD', 'ALL_OLD', 'NONE', 'UPDATED_NEW'],
+  entry:
+    'Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]',
 };
 export const returnItemCollectionMetrics: StringShape = { kind: 'string', enum: ['SIZE', 'NONE'] };
 export const returnValuesOnConditionCheckFailure: StringShape = { kind: 'string', enum: ['ALL_OLD', 'NONE'] };

@@ -3,7 +3,6 @@ import type { AttributeMap } from '../model/attributeValue.js';
 import {
   attributeMap,
   conditionalOperator,
-  dataPlaneTableName,
   expected,
   expressionAttributeNames,
   expressionAttributeValues,
@@ -12,6 +11,7 @@ import {
   returnItemCollectionMetrics,
   returnValues,
   returnValuesOnConditionCheckFailure,
+  writeTableName,
 } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
@@ -35,7 +35,7 @@ export interface DeleteItemInput extends ConditionalWriteInput, WriteReturnInput
  */
 export const deleteItemShape: Record<string, Shape> = {
   ReturnConsumedCapacity: returnConsumedCapacity,
-  TableName: dataPlaneTableName,
+  TableName: writeTableName,
   ReturnValues: returnValues,
   ReturnItemCollectionMetrics: returnItemCollectionMetrics,
   Key: attributeMap(true),

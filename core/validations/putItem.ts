@@ -6,7 +6,6 @@ import { encodeParsedItem } from '../store/itemCodec.js';
 import {
   attributeMap,
   conditionalOperator,
-  dataPlaneTableName,
   expected,
   expressionAttributeNames,
   expressionAttributeValues,
@@ -15,6 +14,7 @@ import {
   returnItemCollectionMetrics,
   returnValues,
   returnValuesOnConditionCheckFailure,
+  writeTableName,
 } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
@@ -38,12 +38,17 @@ export interface PutItemInput extends ConditionalWriteInput, WriteReturnInput {
  */
 export const putItemShape: Record<string, Shape> = {
   ReturnConsumedCapacity: returnConsumedCapacity,
-  TableName: dataPlaneTableName,
+  TableName: writeTableName,
   Item: attributeMap(true),
   ConditionalOperator: conditionalOperator,
   Expected: expected,
   ReturnValues: returnValues,
-  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
+  // PutItem's entry is a sentence of its own (2026; docs/dynamodb.md §1.2.10); UpdateItem's and
+  // DeleteItem's were not recorded and keep the older entry.
+  ReturnItemCollectionMetrics: {
+    ...returnItemCollectionMetrics,
+    entry: 'ReturnItemCollectionMetrics can only be SIZE or NONE',
+  },
   ConditionExpression: expressionString,
   ExpressionAttributeValues: expressionAttributeValues,
   ExpressionAttributeNames: expressionAttributeNames,

@@ -32,6 +32,17 @@ interface Constraints {
    * or `Value at 'RequestItems.<t>.member.Keys' …` (docs/dynamodb.md §1.2.10).
    */
   framework?: 'newer';
+  /**
+   * The newer framework's whole entry for any breach of this member, naming neither the value nor
+   * the member (`Failed to satisfy constraint: Member must satisfy enum value set: […]` for the
+   * ReturnValues of PutItem, UpdateItem and DeleteItem, 2026; docs/dynamodb.md §1.2.10).
+   */
+  entry?: string;
+  /**
+   * The newer framework checks this member before the others and stops there: its entry is the
+   * only one reported (UpdateItem's ReturnValues, 2026; docs/dynamodb.md §1.2.10).
+   */
+  alone?: boolean;
 }
 
 export interface StringShape extends Constraints {
@@ -45,6 +56,12 @@ export interface StringShape extends Constraints {
    * name of 3..255, and `''` breaks only the length of 1; docs/dynamodb.md §2.5.3).
    */
   names?: { minLength: number; maxLength: number };
+  /**
+   * `''` breaks the newer framework's length of 1, which is checked before every other member and
+   * reported alone: `Value at 'TableName' failed to satisfy constraint: Member must have length
+   * greater than or equal to 1` (PutItem, UpdateItem, DeleteItem, 2026; docs/dynamodb.md §2.5.3).
+   */
+  emptyFirst?: boolean;
   enum?: readonly string[];
 }
 export interface BooleanShape extends Constraints {
@@ -145,8 +162,31 @@ export function collectConstraintErrors(
   members: Record<string, Shape>,
 ): string[] {
   const errors: string[] = [];
-  if (!plainlyValid(input, members)) checkMembers(input, members, '', '', errors);
+  if (plainlyValid(input, members)) return errors;
+  const first = reportedAlone(input, members);
+  if (first !== undefined) return first;
+  checkMembers(input, members, '', '', errors);
   return errors;
+}
+
+/**
+ * The entries of the first top-level member the newer framework checks before the rest and stops
+ * at (`emptyFirst`, `alone`), in the declared order; undefined when none breaks.
+ */
+function reportedAlone(input: Record<string, unknown>, members: Record<string, Shape>): string[] | undefined {
+  for (const name in members) {
+    const shape = members[name]!;
+    const value = input[name];
+    if (shape.kind === 'string' && shape.emptyFirst && value === '')
+      return [
+        `Value at '${name}' failed to satisfy constraint: Member must have length greater than or equal to 1`,
+      ];
+    if (!shape.alone || value === undefined || value === null || alwaysValid(value, shape)) continue;
+    const errors: string[] = [];
+    checkValue(value, shape, { path: lowerFirst(name), named: name }, errors);
+    if (errors.length > 0) return errors;
+  }
+  return undefined;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -252,6 +292,10 @@ function limitsOf(
 
 function push(errors: string[], value: unknown, place: Place, constraint: string, shape?: Shape) {
   if (errors.length >= MAX_CONSTRAINT_ERRORS) return;
+  if (shape?.entry !== undefined) {
+    errors.push(shape.entry);
+    return;
+  }
   errors.push(
     shape?.framework === 'newer'
       ? `Value at '${place.named}' failed to satisfy constraint: ${constraint}`
@@ -325,7 +369,11 @@ export function stringConstraintFailures(value: string, shape: StringShape): str
 
 function checkValue(value: unknown, shape: Shape, place: Place, errors: string[]): void {
   if (value === undefined || value === null) {
-    if (shape.required) push(errors, value, place, 'Member must not be null', shape);
+    // A missing member keeps the older entry where its lengths moved to the newer framework, as
+    // the data-plane TableName did (`Value null at 'tableName'` beside `Value at 'TableName'` for
+    // `''`, 2026; docs/dynamodb.md §1.2.10).
+    if (shape.required)
+      push(errors, value, place, 'Member must not be null', { ...shape, framework: undefined });
     return;
   }
   switch (shape.kind) {
@@ -374,7 +422,12 @@ function checkValue(value: unknown, shape: Shape, place: Place, errors: string[]
         const entry = map[key];
         if (shape.value.kind === 'list' && Array.isArray(entry)) {
           const { minLength, maxLength } = shape.value;
-          if (
+          const entryPlace = member({ path: `${place.path}.${key}`, named: `${place.named}.${key}` }, '');
+          // The newer framework names the list, `Value at 'RequestItems.<t>.member' … less than or
+          // equal to 25` (BatchWriteItem, 2026; docs/dynamodb.md §7.2.1), where the older entry
+          // echoes the whole map with every constraint of the value.
+          if (shape.value.framework === 'newer') checkLength(entry, shape.value, entryPlace, errors);
+          else if (
             (maxLength !== undefined && entry.length > maxLength) ||
             (minLength !== undefined && entry.length < minLength)
           ) {
@@ -386,7 +439,6 @@ function checkValue(value: unknown, shape: Shape, place: Place, errors: string[]
             push(errors, value, place, `Map value must satisfy constraint: [${all.join(', ')}]`, shape);
           }
           const entryMember = shape.value.member;
-          const entryPlace = member({ path: `${place.path}.${key}`, named: `${place.named}.${key}` }, '');
           for (let i = 0; i < entry.length; i++)
             checkValue(entry[i], entryMember, member(entryPlace, `${i + 1}`), errors);
         } else {

@@ -10,7 +10,6 @@ import {
   attributeMap,
   attributeUpdates,
   conditionalOperator,
-  dataPlaneTableName,
   expected,
   expressionAttributeNames,
   expressionAttributeValues,
@@ -19,6 +18,7 @@ import {
   returnItemCollectionMetrics,
   returnValues,
   returnValuesOnConditionCheckFailure,
+  writeTableName,
 } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
@@ -39,9 +39,12 @@ export interface UpdateItemInput extends ConditionalWriteInput, WriteReturnInput
  */
 export const updateItemShape: Record<string, Shape> = {
   ReturnConsumedCapacity: returnConsumedCapacity,
-  TableName: dataPlaneTableName,
+  TableName: writeTableName,
   ReturnItemCollectionMetrics: returnItemCollectionMetrics,
-  ReturnValues: returnValues,
+  // The newer framework stops at an invalid ReturnValues in UpdateItem (an invalid
+  // ReturnConsumedCapacity beside it goes unreported), where PutItem and DeleteItem list both
+  // (2026; docs/dynamodb.md §1.2.10).
+  ReturnValues: { ...returnValues, alone: true },
   Key: attributeMap(true),
   ConditionalOperator: conditionalOperator,
   Expected: expected,

@@ -249,6 +249,50 @@ export const dynaliteCases: readonly Case[] = [
       ExclusiveStartKey: { a: S('1'), b: S('1'), c: { N: '1' }, d: S('1') },
     },
   },
+  ...(
+    [
+      ['an LSI start key whose index sort key has the wrong type', { a: S('1'), b: S('1'), c: { N: '1' } }],
+      ['an LSI start key whose table sort key has the wrong type', { a: S('1'), b: { N: '1' }, c: S('1') }],
+      ['an LSI start key with too few attributes', { a: S('1'), c: S('1') }],
+      ['an LSI start key naming another attribute', { a: S('1'), b: S('1'), x: S('1') }],
+    ] as const
+  ).map(
+    ([name, start]): Case => ({
+      family: 'key conditions',
+      name,
+      operation: 'Query',
+      body: {
+        TableName: 'range',
+        IndexName: 'lsi',
+        KeyConditionExpression: 'a = :a',
+        ExpressionAttributeValues: value,
+        ExclusiveStartKey: start,
+      },
+    }),
+  ),
+  {
+    family: 'key conditions',
+    name: 'a GSI start key whose table key has the wrong type',
+    operation: 'Query',
+    body: {
+      TableName: 'range',
+      IndexName: 'gsi',
+      KeyConditionExpression: 'd = :a',
+      ExpressionAttributeValues: value,
+      ExclusiveStartKey: { a: S('1'), b: { N: '1' }, c: S('1'), d: S('1') },
+    },
+  },
+  {
+    family: 'key conditions',
+    name: 'a table start key whose sort key has the wrong type',
+    operation: 'Query',
+    body: {
+      TableName: 'range',
+      KeyConditionExpression: 'a = :a',
+      ExpressionAttributeValues: value,
+      ExclusiveStartKey: { a: S('1'), b: { N: '1' } },
+    },
+  },
   {
     family: 'key conditions',
     name: 'an index Scan start key with too few attributes',
@@ -367,6 +411,57 @@ export const dynaliteCases: readonly Case[] = [
       ProvisionedThroughput: throughput,
     },
   },
+  // 8. Key schemas of tables and indexes (dynalite's tests/createTable.js).
+  ...(
+    [
+      [
+        'a GSI whose first key element is RANGE',
+        {
+          KeySchema: [key('a', 'HASH')],
+          GlobalSecondaryIndexes: [
+            {
+              IndexName: 'gsi',
+              KeySchema: [key('c', 'RANGE'), key('d', 'HASH')],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          ],
+        },
+      ],
+      [
+        'an LSI whose second key element is HASH',
+        {
+          KeySchema: [key('a', 'HASH'), key('b', 'RANGE')],
+          LocalSecondaryIndexes: [
+            {
+              IndexName: 'lsi',
+              KeySchema: [key('a', 'HASH'), key('c', 'HASH')],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          ],
+        },
+      ],
+      ['a table whose second key element is HASH', { KeySchema: [key('a', 'HASH'), key('b', 'HASH')] }],
+      [
+        'a GSI projection without a ProjectionType',
+        {
+          KeySchema: [key('a', 'HASH')],
+          GlobalSecondaryIndexes: [{ IndexName: 'gsi', KeySchema: [key('c', 'HASH')], Projection: {} }],
+        },
+      ],
+    ] as const
+  ).map(
+    ([name, schema]): Case => ({
+      family: 'descriptions',
+      name: `CreateTable with ${name}`,
+      operation: 'CreateTable',
+      body: {
+        TableName: 'key-schemas',
+        AttributeDefinitions: [definition('a'), definition('b'), definition('c'), definition('d')],
+        BillingMode: 'PAY_PER_REQUEST',
+        ...schema,
+      },
+    }),
+  ),
   // 7. Serialization (dynalite's tests/helpers.js and validations/index.js).
   ...['=+/=', '+/+=', 'YQ=a', '23456'].map(
     (text): Case => ({
@@ -385,6 +480,17 @@ export const dynaliteCases: readonly Case[] = [
       body: { TableName: 'hash', Key: { a: S(`bool-${text}`) } },
     }),
   ),
+  {
+    family: 'serialization',
+    name: 'NULL "no" in a Query value',
+    operation: 'Query',
+    body: {
+      TableName: 'hash',
+      KeyConditionExpression: 'a = :a',
+      FilterExpression: 'b = :b',
+      ExpressionAttributeValues: { ':a': S('1'), ':b': { NULL: 'no' } },
+    },
+  },
   {
     family: 'serialization',
     name: 'BatchWriteItem RequestItems as an array names the Java types',
@@ -468,6 +574,45 @@ export const newerThanDynalite: readonly NewerCase[] = [
   },
   {
     family: 'names',
+    name: 'PutItem with an empty TableName and a bad ReturnValues',
+    operation: 'PutItem',
+    body: { TableName: '', ReturnValues: 'INVALID', Item: {} },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1",
+      evidence: 'conformance registry/splits.json, eu-west-2, eu-central-1, us-east-1, August 2026',
+    },
+    reference: {
+      error: 'ValidationException',
+      message:
+        "3 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+    },
+  },
+  {
+    family: 'names',
+    name: 'UpdateItem with a bad ReturnValues and a bad ReturnConsumedCapacity',
+    operation: 'UpdateItem',
+    body: {
+      TableName: 'hash',
+      Key: { a: S('1') },
+      ReturnValues: 'INVALID',
+      ReturnConsumedCapacity: 'INVALID',
+    },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        '1 validation error detected: Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]',
+      evidence: 'conformance registry/splits.json, eu-west-2, eu-central-1, us-east-1, August 2026',
+    },
+    reference: {
+      error: 'ValidationException',
+      message:
+        "2 validation errors detected: Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+    },
+  },
+  {
+    family: 'names',
     name: 'BatchGetItem with no table',
     operation: 'BatchGetItem',
     body: { RequestItems: {} },
@@ -481,6 +626,41 @@ export const newerThanDynalite: readonly NewerCase[] = [
       error: 'ValidationException',
       message:
         "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+    },
+  },
+  {
+    family: 'names',
+    name: 'BatchWriteItem with no table',
+    operation: 'BatchWriteItem',
+    body: { RequestItems: {} },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+      evidence: 'conformance batchWriteItem.test.ts, eu-west-2 since October 2026',
+    },
+    reference: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+    },
+  },
+  {
+    family: 'names',
+    name: 'BatchWriteItem with an empty list for a table',
+    operation: 'BatchWriteItem',
+    body: { RequestItems: { hash: [] } },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value at 'RequestItems.hash.member' failed to satisfy constraint: Member must have length greater than or equal to 1",
+      evidence:
+        'conformance batchWriteItem.test.ts, the > 25 entry of eu-north-1 since August 2026 (the lower bound derived)',
+    },
+    reference: {
+      error: 'ValidationException',
+      message:
+        "1 validation error detected: Value '{\"hash\":[]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]",
     },
   },
   {
@@ -506,7 +686,13 @@ export const newerThanDynalite: readonly NewerCase[] = [
       name: `NULL ${JSON.stringify(flag)} in an item`,
       operation: 'PutItem',
       body: { TableName: 'hash', Item: { a: S(`null-${flag}`), b: { NULL: flag } } },
-      eddy: { error: 'OK', message: '', evidence: 'conformance putItem.test.ts, June 2026' },
+      eddy: {
+        error: 'ValidationException',
+        message:
+          '1 validation error detected: One or more parameter values were invalid: Null attribute value types must have the value of true',
+        evidence:
+          'conformance putItem.test.ts: refused in every region since July 2026, the envelope in the moved ones',
+      },
       reference: {
         error: 'ValidationException',
         message:
@@ -514,6 +700,22 @@ export const newerThanDynalite: readonly NewerCase[] = [
       },
     }),
   ),
+  {
+    family: 'serialization',
+    name: 'a string set with a repeated member in an item',
+    operation: 'PutItem',
+    body: { TableName: 'hash', Item: { a: S('x'), b: { SS: ['a', 'a'] } } },
+    eddy: {
+      error: 'ValidationException',
+      message:
+        '1 validation error detected: One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates.',
+      evidence: 'conformance captures/2026-06-09-validation-rewording.json, eu-west-2',
+    },
+    reference: {
+      error: 'ValidationException',
+      message: 'One or more parameter values were invalid: Input collection [a, a] contains duplicates.',
+    },
+  },
   {
     family: 'tags',
     name: 'ListTagsOfResource on an index ARN',

@@ -218,7 +218,9 @@ describe('PutItem validation', () => {
     );
     expect(put({ ...key, a: { SS: ['a', 'a'] } })).toEqual(
       validation(
-        `${prefix}One or more parameter values were invalid: Input collection [a, a] contains duplicates.`,
+        // nubo-db/dynamodb-conformance captures/2026-06-09-validation-rewording.json, b_put_dup_ss
+        // (eu-west-2, eu-central-1; us-east-1 then printed `[a, a]` without the prefix).
+        `${prefix}One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates.`,
       ),
     );
     expect(put({ ...key, a: { BS: ['Yg==', 'Yg=='] } })).toEqual(
@@ -274,14 +276,22 @@ describe('PutItem validation', () => {
     );
   });
 
-  it('reads BOOL and NULL from the strings the parser takes; NULL false is stored as NULL true (docs/dynamodb.md §1.2.7, §2.1.1)', () => {
-    // BOOL: dynalite's recorded tests (true/1/yes, false/0/no in any case). NULL false: accepted
-    // and read back as NULL true, nubo-db/dynamodb-conformance putItem.test.ts (June 2026).
-    const item = { ...key, t: { BOOL: 'Yes' }, f: { BOOL: '0' }, n: { NULL: false }, m: { NULL: 'no' } };
+  it('reads BOOL and NULL from the strings the parser takes; NULL must then be true (docs/dynamodb.md §1.2.7, §2.1.1)', () => {
+    // BOOL: dynalite's recorded tests (true/1/yes, false/0/no in any case). NULL false (and "no",
+    // read as false): refused in every region again since the 2026-07-17 sweep of
+    // nubo-db/dynamodb-conformance (tests/tier3/error-messages/putItem.test.ts, "rejects a
+    // { NULL: false } attribute value"), after eu-west-2 and eu-central-1 took it in June 2026.
+    const item = { ...key, t: { BOOL: 'Yes' }, f: { BOOL: '0' }, n: { NULL: 'YES' } };
     expect(engine.execute('PutItem', { TableName: 'GameScores', Item: item })).toEqual({});
     expect(engine.execute('GetItem', { TableName: 'GameScores', Key: key })).toEqual({
-      Item: { ...key, t: { BOOL: true }, f: { BOOL: false }, n: { NULL: true }, m: { NULL: true } },
+      Item: { ...key, t: { BOOL: true }, f: { BOOL: false }, n: { NULL: true } },
     });
+    for (const flag of [false, 'no', '0'])
+      expect(put({ ...key, n: { NULL: flag } })).toEqual(
+        validation(
+          '1 validation error detected: One or more parameter values were invalid: Null attribute value types must have the value of true',
+        ),
+      );
     expect(put({ ...key, n: { NULL: 'maybe' } })).toEqual(
       serialization('Unexpected token received from parser'),
     );
@@ -291,18 +301,47 @@ describe('PutItem validation', () => {
   });
 
   it('lists constraint violations, null members included (docs/dynamodb.md §1.2.8)', () => {
-    const error = wireError(() => engine.execute('PutItem', { TableName: '', ReturnValues: 'BOGUS' }));
+    const error = wireError(() => engine.execute('PutItem', { TableName: 'a;', ReturnValues: 'BOGUS' }));
     expect(error.__type).toBe('com.amazon.coral.validate#ValidationException');
     const message = String(error.message);
-    expect(message).toMatch(/^3 validation errors detected: /);
-    // A data-plane TableName is a name or an ARN of 1..1024 characters, no pattern
-    // (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html).
+    expect(message).toMatch(/^4 validation errors detected: /);
     expect(message).toContain(
-      "Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1",
+      "Value 'a;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
+    );
+    expect(message).toContain(
+      "Value 'a;' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3",
     );
     expect(message).toContain("Value null at 'item' failed to satisfy constraint: Member must not be null");
+    // The newer framework's ReturnValues entry (docs/dynamodb.md §1.2.10).
     expect(message).toContain(
-      "Value 'BOGUS' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+      'Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]',
+    );
+  });
+
+  it('words ReturnValues and ReturnItemCollectionMetrics as the newer framework does (docs/dynamodb.md §1.2.10)', () => {
+    // nubo-db/dynamodb-conformance captures/2026-06-09-validation-rewording.json (eu-west-2:
+    // o_put_three_bad_enums, o_del_two_bad_enums, o_upd_two_bad_enums) and registry/splits.json
+    // (update-item-validation-error-aggregation: eu-west-2, eu-central-1, us-east-1, 2026-08-12).
+    const bad = { ReturnValues: 'INVALID', ReturnConsumedCapacity: 'INVALID' };
+    const consumed =
+      "Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]";
+    const values =
+      'Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]';
+    expect(put(key, { ...bad, ReturnItemCollectionMetrics: 'INVALID' })).toEqual(
+      validation(
+        `3 validation errors detected: ${consumed}; ${values}; ReturnItemCollectionMetrics can only be SIZE or NONE`,
+      ),
+    );
+    expect(
+      wireError(() => engine.execute('DeleteItem', { TableName: 'GameScores', Key: key, ...bad })),
+    ).toEqual(validation(`2 validation errors detected: ${consumed}; ${values}`));
+    // UpdateItem stops at ReturnValues.
+    expect(
+      wireError(() => engine.execute('UpdateItem', { TableName: 'GameScores', Key: key, ...bad })),
+    ).toEqual(validation(`1 validation error detected: ${values}`));
+    // Alone, ReturnConsumedCapacity keeps the older entry.
+    expect(put(key, { ReturnConsumedCapacity: 'INVALID' })).toEqual(
+      validation(`1 validation error detected: ${consumed}`),
     );
   });
 

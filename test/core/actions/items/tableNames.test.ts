@@ -23,8 +23,33 @@ const constraint = (value: string, rule: string) =>
   );
 
 describe('data-plane TableName', () => {
-  it('reports an empty name with the one constraint length >= 1', () => {
-    expect(put('')).toEqual(constraint('', 'Member must have length greater than or equal to 1'));
+  it('reports an empty name in the newer framework, alone, in PutItem, UpdateItem and DeleteItem', () => {
+    // nubo-db/dynamodb-conformance registry/splits.json, put-item-validation-error-aggregation and
+    // captures/2026-06-09-validation-rewording.json: eu-west-2, eu-central-1 and (by 2026-08-12)
+    // us-east-1 answer the newer entry and report nothing else, not even a bad ReturnValues or an
+    // empty Item (docs/dynamodb.md §2.5.3).
+    const newer = validation(
+      "1 validation error detected: Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1",
+    );
+    expect(put('')).toEqual(newer);
+    expect(
+      wireError(() => engine.execute('PutItem', { TableName: '', ReturnValues: 'INVALID', Item: {} })),
+    ).toEqual(newer);
+    expect(wireError(() => engine.execute('DeleteItem', { TableName: '', Key: {} }))).toEqual(newer);
+    expect(wireError(() => engine.execute('UpdateItem', { TableName: '', Key: {} }))).toEqual(newer);
+    // One character is a name too short, the older entry with its value.
+    expect(put('a')).toEqual(constraint('a', 'Member must have length greater than or equal to 3'));
+  });
+
+  it('keeps the older entry for an empty name where no newer one was recorded (GetItem, Query)', () => {
+    // Unverified: the 2026 captures probe only the three writes (docs/dynamodb.md §2.5.3).
+    for (const [operation, body] of [
+      ['GetItem', { TableName: '', Key: key }],
+      ['Query', { TableName: '' }],
+    ] as const)
+      expect(wireError(() => engine.execute(operation, body))).toEqual(
+        constraint('', 'Member must have length greater than or equal to 1'),
+      );
   });
 
   it('holds a name to 3..255 characters at both ends', () => {
