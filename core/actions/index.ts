@@ -3,14 +3,17 @@ import { batchGetItem } from './batchGetItem.js';
 import { batchWriteItem } from './batchWriteItem.js';
 import { createTable } from './createTable.js';
 import { deleteItem } from './deleteItem.js';
+import { deleteResourcePolicy } from './deleteResourcePolicy.js';
 import { deleteTable } from './deleteTable.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
 import { describeTimeToLive } from './describeTimeToLive.js';
 import { getItem } from './getItem.js';
+import { getResourcePolicy } from './getResourcePolicy.js';
 import { listTables } from './listTables.js';
 import { listTagsOfResource } from './listTagsOfResource.js';
 import { putItem } from './putItem.js';
+import { putResourcePolicy } from './putResourcePolicy.js';
 import { query } from './query.js';
 import { scan } from './scan.js';
 import { tagResource } from './tagResource.js';
@@ -48,6 +51,9 @@ const definitions: OperationDefinition<any, any, any>[] = [
   updateTable,
   describeTimeToLive,
   updateTimeToLive,
+  putResourcePolicy,
+  getResourcePolicy,
+  deleteResourcePolicy,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.
