@@ -1,4 +1,5 @@
 import type { OperationDefinition } from '../operation.js';
+import { batchExecuteStatement } from './batchExecuteStatement.js';
 import { batchGetItem } from './batchGetItem.js';
 import { batchWriteItem } from './batchWriteItem.js';
 import { createTable } from './createTable.js';
@@ -8,6 +9,8 @@ import { deleteTable } from './deleteTable.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
 import { describeTimeToLive } from './describeTimeToLive.js';
+import { executeStatement } from './executeStatement.js';
+import { executeTransaction } from './executeTransaction.js';
 import { getItem } from './getItem.js';
 import { getResourcePolicy } from './getResourcePolicy.js';
 import { listTables } from './listTables.js';
@@ -40,6 +43,9 @@ const definitions: OperationDefinition<any, any, any>[] = [
   batchWriteItem,
   transactWriteItems,
   transactGetItems,
+  executeStatement,
+  batchExecuteStatement,
+  executeTransaction,
   createTable,
   deleteTable,
   describeLimits,
