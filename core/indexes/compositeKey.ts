@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodeKeyValue, encodeKeyValue, partitionScanKey } from '../model/keyCodec.js';
+import { encodeKeyValue, partitionScanKey } from '../model/keyCodec.js';
 import type { KeyDefinition, SecondaryIndex, Table } from '../store/table.js';
 
 /**
@@ -57,27 +57,6 @@ export function joinKeyValues(definitions: readonly KeyDefinition[], values: rea
   for (let i = 0; i < values.length; i++)
     joined += escapePart(encodeKeyValue(definitions[i]!.type, values[i]!)) + TERMINATOR;
   return joined;
-}
-
-/** The inverse of `joinKeyValues` for every definition (wire scalars). */
-export function splitKeyValues(definitions: readonly KeyDefinition[], joined: string): string[] {
-  if (definitions.length === 1) return [decodeKeyValue(definitions[0]!.type, joined)];
-  const values: string[] = [];
-  let part = '';
-  for (let i = 0; i < joined.length; i++) {
-    const unit = joined.charCodeAt(i);
-    if (unit === 0 && joined.charCodeAt(i + 1) === 1) {
-      part += '\u0000';
-      i++;
-    } else if (unit === 0) {
-      values.push(decodeKeyValue(definitions[values.length]!.type, part));
-      part = '';
-      i++;
-    } else {
-      part += joined[i];
-    }
-  }
-  return values;
 }
 
 /**
