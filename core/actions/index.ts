@@ -3,6 +3,8 @@ import { batchExecuteStatement } from './batchExecuteStatement.js';
 import { batchGetItem } from './batchGetItem.js';
 import { batchWriteItem } from './batchWriteItem.js';
 import { createTable } from './createTable.js';
+// Backups, PITR, exports and imports (docs/backups.md).
+import { dataProtectionOperations } from './dataProtectionOperations.js';
 import { deleteItem } from './deleteItem.js';
 import { deleteResourcePolicy } from './deleteResourcePolicy.js';
 import { deleteTable } from './deleteTable.js';
@@ -60,6 +62,7 @@ const definitions: OperationDefinition<any, any, any>[] = [
   putResourcePolicy,
   getResourcePolicy,
   deleteResourcePolicy,
+  ...dataProtectionOperations,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.

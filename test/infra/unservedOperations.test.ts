@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DescribeBackupCommand, ListGlobalTablesCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeKinesisStreamingDestinationCommand,
+  ListGlobalTablesCommand,
+} from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DYNAMODB_TARGET_PREFIX } from '../../infra/host/services.js';
 import { API_OPERATIONS } from '../../infra/host/unservedOperations.js';
@@ -21,8 +24,8 @@ describe('operations eddy does not serve', () => {
   it('answers UnknownOperationException with a message naming the operation', async () => {
     for (const [command, name] of [
       [
-        new DescribeBackupCommand({ BackupArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/T/backup/1' }),
-        'DescribeBackup',
+        new DescribeKinesisStreamingDestinationCommand({ TableName: 'Orders' }),
+        'DescribeKinesisStreamingDestination',
       ],
       [new ListGlobalTablesCommand({}), 'ListGlobalTables'],
     ] as const) {
