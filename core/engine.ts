@@ -1,4 +1,5 @@
 import { operations } from './actions/index.js';
+import { resolveTableName } from './actions/shared/tableName.js';
 import { DataProtection } from './backups/dataProtection.js';
 import { ChangeEvent, type ChangeListener, type ServiceIdentity } from './changeEvent.js';
 import { type Clock, SystemClock } from './clock.js';
@@ -19,7 +20,7 @@ import type { StoredItem } from './store/storedItem.js';
 import type { Table } from './store/table.js';
 import { deserialize } from './validations/deserialize.js';
 import type { ExtractedKey } from './validations/keys.js';
-import { collectConstraintErrors, throwConstraintErrors } from './validations/shape.js';
+import { collectConstraintErrors, type Shape, throwConstraintErrors } from './validations/shape.js';
 import { materialize } from './wire.js';
 
 export interface EngineOptions {
@@ -235,6 +236,11 @@ export class Engine {
       if (definition.controlPlaneTableName)
         checkControlPlaneTableName(typedInput.TableName, definition.controlPlaneTableName === true);
       throwConstraintErrors(collectConstraintErrors(typedInput, definition.shape));
+      // A TableName that may be an ARN (a name-or-ARN shape) is resolved to the name once, here:
+      // the actions and the table-change bookkeeping below see names only (docs/table-arns.md).
+      const sentTableName = typedInput.TableName;
+      if (typeof sentTableName === 'string' && takesTableArn(definition.shape))
+        typedInput.TableName = resolveTableName(sentTableName, { accountId, region: regionName }, operation);
       let prepared: unknown;
       if (definition.validate) {
         try {
@@ -254,6 +260,7 @@ export class Engine {
           ? actionContext.region.tables.get(tableName)
           : undefined;
       const output = definition.execute(actionContext, typedInput, prepared);
+      if (sentTableName !== typedInput.TableName) answerAsSent(output, sentTableName as string);
       if (definition.changesTables) {
         const table = typeof tableName === 'string' ? actionContext.region.tables.get(tableName) : undefined;
         if (table !== undefined)
@@ -284,20 +291,16 @@ export class Engine {
    * Finds a table for a data-plane call. Missing and CREATING tables answer
    * `Requested resource not found` (docs/dynamodb.md §4.1.5).
    */
-  dataPlaneTable(region: Region, tableName: string): Table {
-    const table = region.tables.get(tableName) ?? this.tableByArn(region, tableName);
+  dataPlaneTable(region: Region, tableName: string, operation?: string): Table {
+    // A TableName is resolved before the action runs; a batch key or a transaction action's
+    // TableName may still be the table's ARN (docs/table-arns.md).
+    const name =
+      operation === undefined
+        ? tableName
+        : resolveTableName(tableName, { accountId: region.accountId, region: region.name }, operation);
+    const table = region.tables.get(name);
     if (table === undefined || !table.readable) throw new ResourceNotFoundException();
     return table;
-  }
-
-  /**
-   * Data-plane calls name a table by its name or its ARN
-   * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html); an ARN of
-   * another account or region names no table here.
-   */
-  private tableByArn(region: Region, tableName: string): Table | undefined {
-    const prefix = region.tableArn('');
-    return tableName.startsWith(prefix) ? region.tables.get(tableName.slice(prefix.length)) : undefined;
   }
 
   /**
@@ -417,12 +420,30 @@ export class Engine {
   }
 }
 
+/**
+ * "If you had specified the Amazon Resource Name (ARN) of a table in the input, you'll see the
+ * table ARN in the response" (ConsumedCapacity.TableName,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ConsumedCapacity.html).
+ */
+function answerAsSent(output: Record<string, unknown>, sentTableName: string): void {
+  const consumed = output.ConsumedCapacity as { TableName?: string } | undefined;
+  if (consumed !== undefined && !Array.isArray(consumed) && consumed.TableName !== undefined)
+    consumed.TableName = sentTableName;
+}
+
+/** Whether an operation's TableName may be a table's ARN (a name-or-ARN shape, `common.ts`). */
+function takesTableArn(shape: Record<string, Shape>): boolean {
+  const tableName = shape.TableName;
+  return tableName !== undefined && tableName.kind === 'string' && tableName.names !== undefined;
+}
+
 /** Control-plane TableName checks come before the constraint list (docs/dynamodb.md §2.5.2). */
 function checkControlPlaneTableName(tableName: unknown, checkLength: boolean): void {
   if (tableName === undefined) {
     throw new ValidationException("The parameter 'TableName' is required but was not present in the request");
   }
-  if (!checkLength) return;
+  // An ARN's length (up to 1024) is a constraint-list entry (docs/table-arns.md).
+  if (!checkLength || (tableName as string).startsWith('arn:')) return;
   const length = (tableName as string).length;
   if (length < 3 || length > 255) {
     throw new ValidationException(

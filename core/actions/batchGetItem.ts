@@ -14,7 +14,9 @@ import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
 /**
  * BatchGetItem: up to 100 keys over several tables. A response holds at most 16 MB: the read stops
  * before the item that would take it past 16 MB, and that key and every later one come back in
- * UnprocessedKeys with their table's parameters (docs/dynamodb.md §7.1.3).
+ * UnprocessedKeys with their table's parameters (docs/dynamodb.md §7.1.3). Everything is keyed by
+ * the table as the request named it: a table sent as its ARN is answered under its ARN
+ * (API_ConsumedCapacity.html, docs/table-arns.md).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
  */
 export const RESPONSE_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -26,7 +28,9 @@ export const batchGetItem = defineOperation({
   execute(context, input: BatchGetItemInput, prepared: PreparedBatchGet) {
     const requests = Object.entries(input.RequestItems);
     // Every table must exist before anything is read.
-    const tables = requests.map(([name]) => context.engine.dataPlaneTable(context.region, name));
+    const tables = requests.map(([name]) =>
+      context.engine.dataPlaneTable(context.region, name, 'BatchGetItem'),
+    );
     const responses: Record<string, unknown[]> = {};
     const unprocessed: Record<string, KeysAndAttributes> = {};
     const capacity: ConsumedCapacity[] = [];
@@ -56,7 +60,7 @@ export const batchGetItem = defineOperation({
         responseBytes += stored.size;
         items.push(projection ? projection.apply(stored.decode()) : stored);
       }
-      const consumed = consumedCapacity(input.ReturnConsumedCapacity, table.name, units);
+      const consumed = consumedCapacity(input.ReturnConsumedCapacity, name, units);
       if (consumed) capacity.push(consumed);
     });
     const output: Record<string, unknown> = { Responses: responses, UnprocessedKeys: unprocessed };

@@ -26,8 +26,11 @@ export const batchWriteItem = defineOperation({
   execute(context, input: BatchWriteItemInput, prepared: PreparedBatchWrite) {
     const { engine, region } = context;
     const planned: { table: Table; write: ItemWrite }[] = [];
+    // Answers name each table as the request did: by name or by ARN (docs/table-arns.md).
+    const sentNames = new Map<Table, string>();
     for (const [name, requests] of Object.entries(input.RequestItems)) {
-      const table = engine.dataPlaneTable(region, name);
+      const table = engine.dataPlaneTable(region, name, 'BatchWriteItem');
+      sentNames.set(table, name);
       const seen = new Set<string>();
       for (const request of requests) {
         const key = request.PutRequest
@@ -63,13 +66,13 @@ export const batchWriteItem = defineOperation({
         write.key.hashKey,
         write.key.keys,
       );
-      if (collection) (metrics[table.name] ??= []).push(collection);
+      if (collection) (metrics[sentNames.get(table)!] ??= []).push(collection);
     }
     const output: Record<string, unknown> = { UnprocessedItems: {} };
     if (input.ReturnConsumedCapacity !== undefined && input.ReturnConsumedCapacity !== 'NONE') {
       const consumed: ConsumedCapacity[] = [];
       for (const [table, units] of capacity)
-        consumed.push(consumedCapacity(input.ReturnConsumedCapacity, table.name, units)!);
+        consumed.push(consumedCapacity(input.ReturnConsumedCapacity, sentNames.get(table)!, units)!);
       output.ConsumedCapacity = consumed;
     }
     if (Object.keys(metrics).length > 0) output.ItemCollectionMetrics = metrics;

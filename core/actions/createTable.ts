@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ResourceInUseException } from '../errors/index.js';
 import { defineOperation } from '../operation.js';
+import { putPolicy } from '../policies/resourcePolicies.js';
 import { type AttributeDefinition, type StreamViewType, Table } from '../store/table.js';
 import { type CreateTableInput, createTableShape, validateCreateTable } from '../validations/createTable.js';
 import { TableMessages } from '../validations/tableSchema.js';
@@ -66,6 +67,7 @@ export const createTable = defineOperation<CreateTableInput, Record<string, unkn
     table.warmThroughput = warmOf(input.WarmThroughput);
     for (const tag of input.Tags ?? []) table.tags.set(tag.Key, tag.Value);
 
+    if (input.ResourcePolicy !== undefined) putPolicy(table, input.ResourcePolicy, table.createdAt);
     region.tables.set(table.name, table);
     const response = { TableDescription: describeTable(table) };
     afterTransientDelay(

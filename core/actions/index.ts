@@ -6,6 +6,7 @@ import { createTable } from './createTable.js';
 // Backups, PITR, exports and imports (docs/backups.md).
 import { dataProtectionOperations } from './dataProtectionOperations.js';
 import { deleteItem } from './deleteItem.js';
+import { deleteResourcePolicy } from './deleteResourcePolicy.js';
 import { deleteTable } from './deleteTable.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
@@ -13,9 +14,11 @@ import { describeTimeToLive } from './describeTimeToLive.js';
 import { executeStatement } from './executeStatement.js';
 import { executeTransaction } from './executeTransaction.js';
 import { getItem } from './getItem.js';
+import { getResourcePolicy } from './getResourcePolicy.js';
 import { listTables } from './listTables.js';
 import { listTagsOfResource } from './listTagsOfResource.js';
 import { putItem } from './putItem.js';
+import { putResourcePolicy } from './putResourcePolicy.js';
 import { query } from './query.js';
 import { scan } from './scan.js';
 import { tagResource } from './tagResource.js';
@@ -56,6 +59,9 @@ const definitions: OperationDefinition<any, any, any>[] = [
   updateTable,
   describeTimeToLive,
   updateTimeToLive,
+  putResourcePolicy,
+  getResourcePolicy,
+  deleteResourcePolicy,
   ...dataProtectionOperations,
 ];
 

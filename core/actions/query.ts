@@ -1,13 +1,19 @@
 import { ValidationException } from '../errors/index.js';
 import { keyConditionsToParts } from '../expressions/index.js';
+import { compositeKeyOf, isComposite } from '../indexes/compositeKey.js';
 import { type AttributeMap, getAttribute } from '../model/attributeValue.js';
 import { encodeKeyValue } from '../model/keyCodec.js';
 import { defineOperation } from '../operation.js';
 import type { IndexEntry } from '../store/indexEntry.js';
 import type { Partition } from '../store/itemStore.js';
-import type { KeyShape } from '../store/table.js';
+import type { KeyDefinition, KeyShape } from '../store/table.js';
 import { type QueryInput, queryShape, validateQuery } from '../validations/query.js';
 import type { PreparedReadRequest } from '../validations/readRequest.js';
+import {
+  type CompositeKeyRange,
+  checkCompositeStartKey,
+  planCompositeKeyRange,
+} from './shared/compositeKeyConditions.js';
 import { inRange, type KeyRange, planKeyRange, satisfiesRange } from './shared/keyConditions.js';
 import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
 import { answerPage, type PageEntry } from './shared/readPage.js';
@@ -37,15 +43,19 @@ export const query = defineOperation({
     const startKey = input.ExclusiveStartKey;
     if (startKey) checkStartKeyCount(target, startKey);
     const keyConditions = prepared.keyConditions ?? keyConditionsToParts(input.KeyConditions!);
-    const range = planKeyRange(
-      keyConditions,
-      target.key,
-      startKey ? (definition, isHash) => checkStartKeyPiece(startKey, definition, isHash) : undefined,
-    );
+    const beforeAttribute = startKey
+      ? (definition: KeyDefinition, isHash: boolean) => checkStartKeyPiece(startKey, definition, isHash)
+      : undefined;
+    // A multi-attribute GSI key plans its own conditions (docs/multi-attribute-keys.md).
+    const composite = target.index === undefined ? undefined : compositeKeyOf(target.index, table);
+    const range = composite
+      ? planCompositeKeyRange(keyConditions, composite, beforeAttribute)
+      : planKeyRange(keyConditions, target.key, beforeAttribute);
     let after: string | undefined;
     if (startKey) {
       checkStartKeyTablePart(target, startKey);
-      after = startPosition(target, startKey, range);
+      if (composite) checkCompositeStartKey(startKey, composite, range as CompositeKeyRange);
+      after = composite ? target.positionOf(startKey).rangeKey : startPosition(target, startKey, range);
     }
     const { fetchFromTable } = checkQueryPaths(target, prepared);
 
@@ -96,7 +106,9 @@ function checkQueryPaths(target: ReadTarget, prepared: PreparedReadRequest): { f
   const projectionPaths = prepared.projection?.paths;
   if (projectionPaths) checkKeyPathsAreScalar(projectionPaths, target.table);
   if (prepared.filter !== undefined) {
-    const keyNames = [target.key.hash.name, target.key.range?.name];
+    const keyNames = isCompositeTarget(target)
+      ? target.index!.keySchema.map((element) => element.AttributeName)
+      : [target.key.hash.name, target.key.range?.name];
     for (const name of keyNames) {
       if (name === undefined) continue;
       if (prepared.filter.paths.some((path) => path[0] === name)) {
@@ -114,6 +126,10 @@ function checkQueryPaths(target: ReadTarget, prepared: PreparedReadRequest): { f
     prepared.select,
     projectionPaths?.map((path) => path[0]),
   );
+}
+
+function isCompositeTarget(target: ReadTarget): boolean {
+  return target.index !== undefined && isComposite(target.index);
 }
 
 function pastUpper(range: KeyRange, value: string): boolean {

@@ -27,7 +27,9 @@ export const transactGetItems = defineOperation({
   validate: validateTransactGetItems,
   execute(context, input: TransactGetItemsInput, prepared: PreparedTransactGet) {
     const { engine, region } = context;
-    const tables = input.TransactItems.map(({ Get }) => engine.dataPlaneTable(region, Get.TableName));
+    const tables = input.TransactItems.map(({ Get }) =>
+      engine.dataPlaneTable(region, Get.TableName, 'TransactGetItems'),
+    );
     // Empty key values refuse the whole request; any other key problem cancels the transaction
     // with a ValidationError on that Get, the first one only (2026, docs/dynamodb.md §7.3.6).
     input.TransactItems.forEach(({ Get }, index) => {

@@ -51,7 +51,9 @@ export const transactWriteItems = defineOperation({
   validate: validateTransactWriteItems,
   execute(context, input: TransactWriteItemsInput, prepared: PreparedTransactWrite) {
     const { engine, region } = context;
-    const tables = prepared.actions.map((action) => engine.dataPlaneTable(region, action.request.TableName));
+    const tables = prepared.actions.map((action) =>
+      engine.dataPlaneTable(region, action.request.TableName, 'TransactWriteItems'),
+    );
     const token = input.ClientRequestToken;
     if (token !== undefined) {
       const previous = recentToken(region, token, engine.clock.now());

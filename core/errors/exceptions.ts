@@ -27,12 +27,18 @@ export class SerializationException extends DynamoDbError {
   }
 }
 
+/**
+ * An unknown target has no message (docs/dynamodb.md §1.2.5). An operation of the DynamoDB or
+ * Streams API that eddy does not serve gets one naming it (`infra/host/unservedOperations.ts`).
+ */
 export class UnknownOperationException extends DynamoDbError {
   override readonly name = 'UnknownOperationException';
   readonly prefix = ErrorPrefix.service;
-  override readonly hasMessage = false;
-  constructor() {
-    super('');
+  override readonly messageKey = 'Message';
+  override readonly hasMessage: boolean;
+  constructor(message?: string) {
+    super(message ?? '');
+    this.hasMessage = message !== undefined;
   }
 }
 
@@ -81,6 +87,12 @@ export class ResourceNotFoundException extends DynamoDbError {
   constructor(message = 'Requested resource not found') {
     super(message);
   }
+}
+
+/** A table without the resource-based policy asked for, or with another revision (docs/resource-policies.md). */
+export class PolicyNotFoundException extends DynamoDbError {
+  override readonly name = 'PolicyNotFoundException';
+  readonly prefix = ErrorPrefix.dynamodb;
 }
 
 export class ResourceInUseException extends DynamoDbError {

@@ -17,6 +17,13 @@ export const KeyConditionMessages = {
   conditionCount: 'Conditions can be of length 1 or 2 only',
 } as const;
 
+/**
+ * A multi-attribute GSI key has up to 4 HASH and 4 RANGE attributes, one condition each: more
+ * than 8 conditions fit no key. Between 3 and 8, whether they fit is the schema's question
+ * (`planKeyRange`, `planCompositeKeyRange`; docs/multi-attribute-keys.md).
+ */
+export const MAX_KEY_CONDITIONS = 8;
+
 const MIRRORED = { '=': '=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' } as const;
 
 type PartOperator = KeyConditionPart['operator'];
@@ -29,7 +36,7 @@ type PartOperator = KeyConditionPart['operator'];
 export function keyConditionParts(condition: Condition): KeyConditionPart[] {
   const parts: KeyConditionPart[] = [];
   collect(condition, parts);
-  if (parts.length < 1 || parts.length > 2)
+  if (parts.length < 1 || parts.length > MAX_KEY_CONDITIONS)
     throw new ValidationException(KeyConditionMessages.conditionCount);
   return parts;
 }

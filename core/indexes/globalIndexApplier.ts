@@ -4,6 +4,8 @@ import { utf8Length } from '../model/utf8.js';
 import { type IndexEntry, ProjectedEntry } from '../store/indexEntry.js';
 import type { StoredItem } from '../store/storedItem.js';
 import type { SecondaryIndex, Table } from '../store/table.js';
+import { applyCompositeChange } from './compositeIndexApplier.js';
+import { isComposite } from './compositeKey.js';
 import { escapePart, fits, tieSuffix } from './entryKey.js';
 import { sameKeyValue } from './indexChange.js';
 import { MemberProjection } from './memberProjection.js';
@@ -53,11 +55,16 @@ export class GlobalIndexApplier {
   private tableRange: string | undefined;
   private suffix: string | undefined;
 
+  /** Multi-attribute GSIs: applied from decoded images (`compositeIndexApplier.ts`). */
+  private readonly composites: readonly SecondaryIndex[];
+
   /** For the given GSIs of `table` (DELETING ones included or not: the caller chooses). */
   constructor(
     readonly table: Table,
-    readonly indexes: readonly SecondaryIndex[],
+    indexes: readonly SecondaryIndex[],
   ) {
+    this.composites = indexes.filter(isComposite);
+    if (this.composites.length > 0) indexes = indexes.filter((index) => !isComposite(index));
     const names = [table.key.hash.name];
     if (table.key.range) names.push(table.key.range.name);
     for (const index of indexes) {
@@ -85,6 +92,7 @@ export class GlobalIndexApplier {
    * with their objects cost ~0.6 µs a change.
    */
   apply(oldItem: StoredItem | undefined, newItem: StoredItem | undefined): void {
+    if (this.composites.length > 0) applyCompositeChange(this.table, this.composites, oldItem, newItem);
     if (this.compiled.length === 0) return;
     const before = oldItem === undefined ? undefined : this.before.read(oldItem.json);
     const after = newItem === undefined ? undefined : this.after.read(newItem.json);

@@ -5,10 +5,10 @@ import { canonicalJson } from '../model/canonicalJson.js';
 import {
   attributeMap,
   attributesToGet,
+  dataPlaneTableName,
   expressionAttributeNames,
   expressionString,
   returnConsumedCapacity,
-  tableName,
 } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import { prepareProjection } from './getItem.js';
@@ -30,9 +30,10 @@ export interface BatchGetItemInput {
 
 /**
  * Table names as map keys: their constraints print inside `Map keys must satisfy constraint`
- * (docs/dynamodb.md §7.1.1).
+ * (docs/dynamodb.md §7.1.1). A key may be the table's ARN, 1 to 1024 characters
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html).
  */
-export const tableNameKey: StringShape = { ...tableName, required: false };
+export const tableNameKey: StringShape = { ...dataPlaneTableName, required: false };
 
 /** At most 100 keys per call, over all tables (docs/dynamodb.md §7.1.1). */
 export const MAX_BATCH_GET_KEYS = 100;

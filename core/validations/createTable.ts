@@ -1,4 +1,5 @@
 import { ValidationException } from '../errors/index.js';
+import { checkPolicyDocument } from '../policies/resourcePolicies.js';
 import {
   attributeDefinitions,
   billingMode,
@@ -198,6 +199,8 @@ export function validateCreateTable(input: CreateTableInput): void {
   for (const index of input.GlobalSecondaryIndexes ?? [])
     checkWarmThroughput(index.WarmThroughput, index.ProvisionedThroughput, index.IndexName);
   checkWarmThroughput(input.WarmThroughput, input.ProvisionedThroughput);
+  // A policy given with the table is held to PutResourcePolicy's checks (docs/resource-policies.md).
+  if (input.ResourcePolicy !== undefined) checkPolicyDocument(input.ResourcePolicy);
   let projected = 0;
   for (const index of [...(input.LocalSecondaryIndexes ?? []), ...(input.GlobalSecondaryIndexes ?? [])])
     projected += projectedAttributeCount(index.Projection);

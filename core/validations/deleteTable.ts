@@ -1,4 +1,4 @@
-import { tableName } from './common.js';
+import { dataPlaneTableName } from './common.js';
 import type { Shape } from './shape.js';
 
 /**
@@ -9,7 +9,7 @@ export interface DeleteTableInput {
   TableName: string;
 }
 
-export const deleteTableShape: Record<string, Shape> = { TableName: tableName };
+export const deleteTableShape: Record<string, Shape> = { TableName: dataPlaneTableName };
 
 /** The service's answer to deleting a protected table (ValidationException). */
 export const DELETION_PROTECTED =

@@ -1,4 +1,4 @@
-import { tableName } from './common.js';
+import { dataPlaneTableName } from './common.js';
 import type { Shape } from './shape.js';
 
 /**
@@ -9,4 +9,4 @@ export interface DescribeTimeToLiveInput {
   TableName: string;
 }
 
-export const describeTimeToLiveShape: Record<string, Shape> = { TableName: tableName };
+export const describeTimeToLiveShape: Record<string, Shape> = { TableName: dataPlaneTableName };

@@ -338,10 +338,10 @@ function compiledPattern(pattern: string): RegExp {
 /** Every constraint of a string shape, in the service's order. */
 function allStringConstraints(shape: StringShape): string[] {
   const all: string[] = [];
-  if (shape.maxLength !== undefined)
-    all.push(`Member must have length less than or equal to ${shape.maxLength}`);
-  if (shape.minLength !== undefined)
-    all.push(`Member must have length greater than or equal to ${shape.minLength}`);
+  // A name-or-ARN key prints the name's lengths (docs/dynamodb.md §7.1.1, recorded 2026).
+  const { minLength, maxLength } = shape.names ?? shape;
+  if (maxLength !== undefined) all.push(`Member must have length less than or equal to ${maxLength}`);
+  if (minLength !== undefined) all.push(`Member must have length greater than or equal to ${minLength}`);
   if (shape.pattern !== undefined)
     all.push(`Member must satisfy regular expression pattern: ${shape.pattern}`);
   if (shape.enum !== undefined) all.push(`Member must satisfy enum value set: [${shape.enum.join(', ')}]`);

@@ -2,6 +2,7 @@ import { ValidationException } from '../errors/index.js';
 import {
   attributeDefinitions,
   billingMode,
+  dataPlaneTableName,
   indexName,
   keySchema,
   onDemandThroughput,
@@ -9,7 +10,6 @@ import {
   provisionedThroughput,
   sseSpecification,
   streamSpecification,
-  tableName,
   warmThroughput,
 } from './common.js';
 import type { Shape } from './shape.js';
@@ -101,7 +101,7 @@ const globalSecondaryIndexUpdate: Shape = {
 
 export const updateTableShape: Record<string, Shape> = {
   // The order the service walks them (dynalite's tests, docs/dynamodb.md §1.2.8).
-  TableName: tableName,
+  TableName: dataPlaneTableName,
   ProvisionedThroughput: provisionedThroughput(),
   BillingMode: billingMode,
   AttributeDefinitions: attributeDefinitions(false),

@@ -1,4 +1,4 @@
-import { tableName } from './common.js';
+import { dataPlaneTableName } from './common.js';
 import type { Shape, StructureShape } from './shape.js';
 
 /**
@@ -28,7 +28,7 @@ export const timeToLiveSpecification: StructureShape = {
 };
 
 export const updateTimeToLiveShape: Record<string, Shape> = {
-  TableName: tableName,
+  TableName: dataPlaneTableName,
   TimeToLiveSpecification: timeToLiveSpecification,
 };
 

@@ -1,12 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Logger } from 'pino';
 import type { Engine } from '../../core/engine.js';
-import {
-  DynamoDbError,
-  InternalServerError,
-  SerializationException,
-  UnknownOperationException,
-} from '../../core/errors/index.js';
+import { DynamoDbError, InternalServerError, SerializationException } from '../../core/errors/index.js';
 import type { RequestContext } from '../../core/operation.js';
 import { acceptedContentType } from './contentType.js';
 import { CorsPolicy, type CorsSetting } from './cors.js';
@@ -26,6 +21,7 @@ import type { RestService } from './restService.js';
 import { dynamoDbService, type ProtocolService } from './services.js';
 import { readSignature, signingRegion } from './signature.js';
 import { type AccessKey, SignatureVerifier } from './signatureVerifier.js';
+import { unknownOperation } from './unservedOperations.js';
 import {
   JSON_1_0,
   jsonResponse,
@@ -211,7 +207,7 @@ export class RequestPipeline {
     }
     const target = request.header('x-amz-target') ?? '';
     const resolved = this.resolveTarget(target);
-    if (resolved === undefined) return errorResponse(new UnknownOperationException(), context);
+    if (resolved === undefined) return errorResponse(unknownOperation(target), context);
     const { service, operation } = resolved;
     if (this.verifier !== undefined)
       return this.verifyThenExecute(request, service, operation, input, context);

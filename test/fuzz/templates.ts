@@ -265,6 +265,18 @@ export const TEMPLATES: readonly Template[] = [
   dynamodb('ListTagsOfResource', false, (refs) => ({ ResourceArn: refs.tableArn })),
   dynamodb('TagResource', true, (refs) => ({ ResourceArn: refs.tableArn, Tags: [{ Key: 'k', Value: 'v' }] })),
   dynamodb('UntagResource', true, (refs) => ({ ResourceArn: refs.tableArn, TagKeys: ['env'] })),
+  dynamodb('PutResourcePolicy', true, (refs) => ({
+    ResourceArn: refs.tableArn,
+    Policy: JSON.stringify({
+      Version: '2012-10-17',
+      Statement: [
+        { Effect: 'Allow', Principal: { AWS: '000000000000' }, Action: ['dynamodb:GetItem'], Resource: '*' },
+      ],
+    }),
+    ExpectedRevisionId: 'NO_POLICY',
+  })),
+  dynamodb('GetResourcePolicy', false, (refs) => ({ ResourceArn: refs.tableArn })),
+  dynamodb('DeleteResourcePolicy', true, (refs) => ({ ResourceArn: refs.tableArn, ExpectedRevisionId: '1' })),
   dynamodb('UpdateTable', true, () => ({
     TableName: 'Fuzz',
     AttributeDefinitions: [{ AttributeName: 'size', AttributeType: 'N' }],

@@ -1,6 +1,7 @@
 import { ValidationException } from '../../errors/index.js';
 import type { KeyConditionPart } from '../../expressions/index.js';
-import type { AttributeValue } from '../../model/attributeValue.js';
+import { KeyConditionMessages } from '../../expressions/keyCondition.js';
+import type { AttributeValue, ScalarKeyType } from '../../model/attributeValue.js';
 import { compareScalars } from '../../model/compare.js';
 import { encodeKeyValue } from '../../model/keyCodec.js';
 import type { KeyDefinition, KeyShape } from '../../store/table.js';
@@ -21,11 +22,11 @@ export interface KeyRange {
   prefix: string | undefined;
 }
 
-function scalarOf(value: AttributeValue, type: string): string | undefined {
+export function scalarOf(value: AttributeValue, type: string): string | undefined {
   return (value as Record<string, unknown>)[type] as string | undefined;
 }
 
-const typeMismatch = () =>
+export const typeMismatch = () =>
   new ValidationException(
     'One or more parameter values were invalid: Condition parameter type does not match schema type',
   );
@@ -49,6 +50,9 @@ export function planKeyRange(
   key: KeyShape,
   beforeAttribute?: (definition: KeyDefinition, isHash: boolean) => void,
 ): KeyRange {
+  // Up to 8 conditions pass the stateless check for multi-attribute GSI keys; a classic key takes
+  // 2 (docs/multi-attribute-keys.md).
+  if (parts.length > 2) throw new ValidationException(KeyConditionMessages.conditionCount);
   let hashPart: KeyConditionPart | undefined;
   let rangePart: KeyConditionPart | undefined;
   const walk = (definition: KeyDefinition, isHash: boolean): void => {
@@ -83,7 +87,12 @@ export function planKeyRange(
     prefix: undefined,
   };
   if (rangePart === undefined || key.range === undefined) return result;
-  const rangeType = key.range.type;
+  setSortBounds(result, rangePart, key.range.type);
+  return result;
+}
+
+/** Sets a key range's bounds from one sort-key condition on an attribute of type `rangeType`. */
+export function setSortBounds(result: KeyRange, rangePart: KeyConditionPart, rangeType: ScalarKeyType): void {
   const encoded = rangePart.values.map((value) => {
     const scalar = scalarOf(value, rangeType);
     if (scalar === undefined) throw typeMismatch();
@@ -121,7 +130,6 @@ export function planKeyRange(
       result.prefix = first;
       break;
   }
-  return result;
 }
 
 /** Whether an encoded sort key satisfies the range (used to place iteration and check start keys). */

@@ -1,4 +1,5 @@
 import { ValidationException } from '../../errors/index.js';
+import { compositeKeyOf, compositeScanKey } from '../../indexes/compositeKey.js';
 import {
   entryKeyOf,
   entryLowerBound,
@@ -85,7 +86,11 @@ function tableTarget(table: Table): ReadTarget {
 
 function indexTarget(table: Table, index: SecondaryIndex): ReadTarget {
   const attributes: KeyDefinition[] = [];
-  for (const definition of [index.key.hash, index.key.range, table.key.hash, table.key.range]) {
+  // A multi-attribute key's start keys and LastEvaluatedKeys hold every key attribute
+  // (docs/multi-attribute-keys.md).
+  const composite = compositeKeyOf(index, table);
+  const indexKeys = composite ? [...composite.hash, ...composite.range] : [index.key.hash, index.key.range];
+  for (const definition of [...indexKeys, table.key.hash, table.key.range]) {
     if (definition && !attributes.some((known) => known.name === definition.name))
       attributes.push(definition);
   }
@@ -103,7 +108,9 @@ function indexTarget(table: Table, index: SecondaryIndex): ReadTarget {
       if (entry === undefined) throw new ValidationException('The provided starting key is invalid');
       return entry;
     },
-    scanKeyOf: (hashKey) => partitionScanKey(index.key.hash.type, hashKey),
+    scanKeyOf: composite
+      ? (hashKey) => compositeScanKey(composite, hashKey)
+      : (hashKey) => partitionScanKey(index.key.hash.type, hashKey),
     lastKeyOf: (_hashKey, _rangeKey, item) => {
       const decoded = item.decode();
       const key = newAttributeMap();

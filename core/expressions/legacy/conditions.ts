@@ -1,7 +1,7 @@
 import { ValidationException } from '../../errors/index.js';
 import type { AttributeValue } from '../../model/attributeValue.js';
 import type { ConditionExpression, KeyConditionPart } from '../index.js';
-import { KeyConditionMessages } from '../keyCondition.js';
+import { KeyConditionMessages, MAX_KEY_CONDITIONS } from '../keyCondition.js';
 import type { Condition } from '../resolved.js';
 import { checkComparison, comparisonCondition, joinConditions } from './comparison.js';
 import { type ExpectedAttributeValue, INVALID, type LegacyCondition } from './types.js';
@@ -118,7 +118,7 @@ export function checkKeyConditions(keyConditions: Record<string, LegacyCondition
     const { ComparisonOperator: operator, AttributeValueList: values = [] } = keyConditions[name]!;
     checkComparison(operator, values);
   }
-  if (names.length < 1 || names.length > 2)
+  if (names.length < 1 || names.length > MAX_KEY_CONDITIONS)
     throw new ValidationException(KeyConditionMessages.conditionCount);
 }
 

@@ -62,7 +62,11 @@ describe('KeyConditionExpression parts (docs/dynamodb.md §6.1.2)', () => {
     expect(message('a = :v AND a = :w')).toBe(
       'KeyConditionExpressions must only contain one condition per key',
     );
-    expect(message('a = :v AND b = :v AND c = :w')).toBe('Conditions can be of length 1 or 2 only');
+    // More than 8 fits no key (4 HASH + 4 RANGE attributes); 3 to 8 are the schema's question
+    // (docs/multi-attribute-keys.md).
+    const nine = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((name) => `${name} = :v`).join(' AND ');
+    expect(message(nine)).toBe('Conditions can be of length 1 or 2 only');
+    expect(parts('a = :v AND b = :v AND c = :w')).toHaveLength(3);
   });
 
   it('reports grammar errors with the KeyConditionExpression prefix first', () => {
