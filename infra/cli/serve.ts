@@ -5,7 +5,7 @@ import { BindingError } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { describeBackfill } from '../functions/gsiMaintainer.js';
 import type { CorsSetting } from '../host/cors.js';
-import type { AllowedHosts } from '../host/hostCheck.js';
+import { type AllowedHosts, isLoopbackAddress } from '../host/hostCheck.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
@@ -44,6 +44,8 @@ export interface ServeOptions {
   readonly acceptDataLoss?: boolean;
   /** Rebuild (esbuild) and reload the project's handlers when their files change. */
   readonly watch?: boolean;
+  /** `false` (`--no-console`): no event-flow console at /_eddy/console. */
+  readonly console?: boolean;
 }
 
 /** A running `eddy serve`. */
@@ -145,6 +147,9 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       await stack.close();
       throw error;
     });
+  // The console is for this machine's browser: served only while bound to loopback (docs/console.md).
+  const consoleUrl =
+    options.console !== false && isLoopbackAddress(address.host) ? stack.openConsole() : undefined;
   const storage =
     persistence === undefined
       ? 'in memory'
@@ -159,6 +164,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     storage,
     functions: functionLines(stack),
     watching: watcher !== undefined,
+    consoleUrl,
   });
   logger.info({ url: address.url, region, accountId, config: configFile ?? null }, 'listening');
   const close = async () => {
@@ -204,6 +210,7 @@ interface BannerFacts {
   readonly storage: string;
   readonly functions: readonly string[];
   readonly watching: boolean;
+  readonly consoleUrl: string | undefined;
 }
 
 function printBanner(print: (line: string) => void, address: BoundAddress, facts: BannerFacts): void {
@@ -218,6 +225,7 @@ function printBanner(print: (line: string) => void, address: BoundAddress, facts
   if (facts.demo !== undefined) print(`  demo table ${describeDemo(facts.demo)}`);
   for (const line of facts.functions) print(`  function ${line}`);
   if (facts.watching) print('  watching handlers: a change rebuilds and reloads its function');
+  if (facts.consoleUrl !== undefined) print(`  console ${facts.consoleUrl}`);
   print('');
   print('Try it (any credentials are accepted):');
   const credentials = 'AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local';

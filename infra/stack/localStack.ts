@@ -13,6 +13,7 @@ import { StreamsService } from '../../streams/streamsApi/streamsService.js';
 import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
 import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
+import { CONSOLE_PATH, type ConsoleService, consoleService } from '../console/index.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import {
   type BackfillProgress,
@@ -21,6 +22,7 @@ import {
   startGsiMaintainer,
 } from '../functions/gsiMaintainer.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
+import { isLoopbackAddress } from '../host/hostCheck.js';
 import { createLocalClient } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { RequestPipeline } from '../host/pipeline.js';
@@ -486,6 +488,40 @@ export class LocalStack {
     }
     // Worker threads copied the environment when they were defined: define them again.
     this.project.redefineWorkers();
+  }
+
+  private console: ConsoleService | undefined;
+
+  /**
+   * Serves the event-flow console (docs/console.md) at `<url>/_eddy/console` on the server
+   * `listen` started; `advance` gives it a virtual clock's buttons (the test kit). Answers the
+   * page's URL. Loopback only: refused when the server is bound to another interface.
+   */
+  openConsole(advance?: (ms: number) => Promise<void>): string {
+    const server = this.server;
+    const address = server?.address;
+    if (server === undefined || address === undefined)
+      throw new Error('listen() first: the console is served over HTTP');
+    if (!isLoopbackAddress(address.host))
+      throw new Error(`The console is served on loopback only, not on ${address.host}`);
+    if (this.console === undefined) {
+      this.console = consoleService({
+        engine: this.engine,
+        changeLog: this.changeLog,
+        mappings: this.mappings,
+        functions: this.functions,
+        destinations: this.destinations,
+        lambdaApi: this.lambdaApi,
+        gsi: () => this.gsiMaintainer,
+        ttl: () => this.ttl,
+        clock: this.engine.clock,
+        accountId: this.wiring.accountId,
+        region: this.wiring.region,
+        ...(advance === undefined ? {} : { advance }),
+      });
+      server.registerRestService(this.console);
+    }
+    return `${address.url}${CONSOLE_PATH}`;
   }
 
   /** The HTTP server, once `listen` has been called. */
