@@ -17,6 +17,7 @@ const benches: { file: string; title: string }[] = [
   { file: 'archive', title: 'archival' },
   { file: 'gsi', title: 'global secondary indexes' },
   { file: 'persistence', title: 'persistence' },
+  { file: 'console', title: 'the event-flow console' },
   { file: 'startup', title: 'startup (the installed package)' },
 ];
 

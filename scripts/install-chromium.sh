@@ -10,4 +10,5 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
-/usr/bin/chromium --version
+test -x /usr/bin/chromium
+echo "installed $(dpkg-query -W -f='${Package} ${Version}' chromium)"
