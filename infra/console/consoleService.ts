@@ -16,7 +16,7 @@ import {
 } from './lambdaSide.js';
 import { openLiveFeed } from './liveFeed.js';
 import type { ConsoleSources } from './sources.js';
-import { describeTableStream } from './streamRecords.js';
+import { describeTableStream, recentTtlDeletions } from './streamRecords.js';
 import { ITEM_OPERATIONS, listTables, runItemOperation } from './tables.js';
 
 /** Where the page is served. */
@@ -217,7 +217,9 @@ export function consoleService(
       if (result === undefined) throw new ConsoleRequestError(404, `No function named ${batch.functionName}`);
       return json(result);
     }),
-    read('GET', `${CONSOLE_API_PATH}/ttl`, 'TtlStatus', () => json({ Ttl: sources.ttl()?.status() ?? null })),
+    read('GET', `${CONSOLE_API_PATH}/ttl`, 'TtlStatus', () =>
+      json({ Ttl: sources.ttl()?.status() ?? null, RecentDeletions: recentTtlDeletions(sources) }),
+    ),
     read('GET', `${CONSOLE_API_PATH}/flow`, 'Flow', () => json(flowOf(sources))),
     read('GET', `${CONSOLE_API_PATH}/live`, 'Live', () => ({
       status: 200,

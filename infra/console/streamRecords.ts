@@ -92,3 +92,35 @@ export function recordAt(stream: Stream, position: number): DynamoDBRecord {
     salt: stream.salt,
   });
 }
+
+/** A deletion the ttl-expirer made, as its stream record shows it. */
+export interface TtlDeletion {
+  readonly table: string;
+  readonly record: DynamoDBRecord;
+}
+
+/**
+ * The newest deletions made by TTL (records whose `userIdentity` is the DynamoDB service,
+ * docs/streams-and-lambda.md §1.2.8), newest first, among each stream's newest `SEARCH_WINDOW`
+ * records: what the TTL view lists as recent deletions.
+ */
+export function recentTtlDeletions(sources: ConsoleSources, limit = 20): TtlDeletion[] {
+  const found: { at: number; deletion: TtlDeletion }[] = [];
+  for (const tableName of sources.engine.region(sources.accountId, sources.region).tables.keys()) {
+    const stream = tableStream(sources, tableName);
+    if (stream === undefined) continue;
+    const log = stream.log;
+    let kept = 0;
+    const floor = Math.max(log.head, log.end - SEARCH_WINDOW);
+    for (let position = log.end - 1; position >= floor && kept < limit; position--) {
+      const event = log.at(position);
+      if (event.userIdentity === undefined) continue;
+      found.push({ at: event.at, deletion: { table: tableName, record: recordAt(stream, position) } });
+      kept++;
+    }
+  }
+  return found
+    .sort((a, b) => b.at - a.at)
+    .slice(0, limit)
+    .map((entry) => entry.deletion);
+}

@@ -146,7 +146,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the console in Chromium', () => {
     await put('after-disable');
     await stack.advance('5s');
     expect(stack.invocations('onOrder').length).toBe(before);
-    await expect.poll(() => row.innerText()).toContain('Enable');
+    await row.getByRole('button', { name: 'Enable', exact: true }).waitFor();
   });
 
   it('draws the flow from the table to the function and its destination', async () => {
@@ -158,6 +158,23 @@ describe.skipIf(!existsSync(CHROMIUM))('the console in Chromium', () => {
     expect(await flow.locator('g.edge text', { hasText: 'mapping' }).first().textContent()).toMatch(
       /mapping [0-9a-f]{8}: [\d.]+\/s · \d+ waiting · disabled/,
     );
+  });
+
+  it('shows a TTL deletion in the TTL view and in the tail, by the DynamoDB service', async () => {
+    const past = Math.floor(stack.clock.now() / 1000) - 60;
+    await stack.client.send(
+      new PutItemCommand({
+        TableName: 'Orders',
+        Item: { pk: { S: 'expired-1' }, expiresAt: { N: String(past) } },
+      }),
+    );
+    await open('#/streams/Orders');
+    await page.getByTestId('shards').waitFor();
+    await stack.expireNow();
+    const removal = page.getByTestId('tail').locator('li[data-event="REMOVE"]', { hasText: 'pk=expired-1' });
+    expect(await removal.innerText()).toContain('by dynamodb.amazonaws.com (Service, TTL)');
+    await open('#/ttl');
+    await page.getByTestId('ttl-deletions').getByText('pk=expired-1').waitFor();
   });
 
   it('advances the virtual clock from the header', async () => {

@@ -169,6 +169,29 @@ describe('streams', () => {
   });
 });
 
+describe('TTL', () => {
+  it('lists the deletions TTL made, with the service principal of their stream records', async () => {
+    const past = Math.floor(stack.clock.now() / 1000) - 60;
+    await stack.client.send(
+      new PutItemCommand({ TableName: 'Orders', Item: { pk: { S: 'old' }, expiresAt: { N: String(past) } } }),
+    );
+    await put('kept');
+    await stack.expireNow();
+    const { Ttl, RecentDeletions } = await json(api('ttl'));
+    expect(Ttl.totals.deleted).toBe(1);
+    expect(RecentDeletions).toHaveLength(1);
+    expect(RecentDeletions[0]).toMatchObject({
+      table: 'Orders',
+      record: {
+        eventName: 'REMOVE',
+        dynamodb: { Keys: { pk: { S: 'old' } } },
+        // docs/streams-and-lambda.md §1.2.8: TTL deletions carry the service's identity.
+        userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+      },
+    });
+  });
+});
+
 describe('mappings and functions', () => {
   it('shows the mapping with its settings, disables it through the Lambda API, and lists its batches', async () => {
     await put('o-1');

@@ -54,6 +54,8 @@ export function renderFunction(element: HTMLElement, functionName: string | unde
     h('option', { value: 'error' }, 'failed'),
   );
   const list = h('ol', { class: 'invocations', 'data-testid': 'invocations' });
+  /** Request ids on the page: an invocation the list and the feed both bring shows once. */
+  const shown = new Set<string>();
   const eventText = h('textarea', { name: 'event', rows: 8, cols: 60, 'aria-label': 'Event JSON' });
   eventText.value = '{}';
   const fromTable = h('select', { name: 'from-table' }, h('option', { value: '' }, 'a table…'));
@@ -137,6 +139,8 @@ export function renderFunction(element: HTMLElement, functionName: string | unde
       const query = new URLSearchParams({ function: name });
       if (outcome.value !== '') query.set('outcome', outcome.value);
       const { Invocations } = await get<{ Invocations: Invocation[] }>(`invocations?${query}`);
+      shown.clear();
+      for (const invocation of Invocations) shown.add(invocation.requestId);
       fill(list, Invocations.map(invocationRow));
     } catch (error) {
       fill(list, problem(error));
@@ -148,6 +152,8 @@ export function renderFunction(element: HTMLElement, functionName: string | unde
     if (batch.functionName !== name) return;
     for (const invocation of batch.invocations) {
       if (outcome.value !== '' && invocation.status !== outcome.value) continue;
+      if (shown.has(invocation.requestId)) continue;
+      shown.add(invocation.requestId);
       list.prepend(invocationRow(invocation));
     }
     while (list.childElementCount > 200) list.lastElementChild?.remove();

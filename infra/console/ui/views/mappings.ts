@@ -22,6 +22,13 @@ export interface Mapping {
   retries: number;
   destinationCount: number;
   inFlight: number;
+  shards: {
+    shardId: string;
+    processedThrough: string;
+    finished: boolean;
+    inProgress: number;
+    unread: number;
+  }[];
   internal: boolean;
   configuration?: Record<string, unknown>;
 }
@@ -162,6 +169,18 @@ export function renderMapping(element: HTMLElement, uuid: string | undefined): (
           'p',
           { class: 'muted' },
           `iterator age ${duration(mapping.iteratorAgeMs)} · backlog ${mapping.backlog} · in flight ${mapping.inProgress} records in ${mapping.inFlight} invocations · retries ${mapping.retries} · to destination ${mapping.destinationCount} · last result ${mapping.lastProcessingResult}`,
+        ),
+      );
+      head.append(
+        table(
+          ['Shard', 'Processed through', 'In flight', 'Unread'],
+          mapping.shards.map((shard) => [
+            shard.shardId,
+            shard.processedThrough || '—',
+            String(shard.inProgress),
+            shard.finished ? 'finished' : String(shard.unread),
+          ]),
+          { 'data-testid': 'mapping-shards' },
         ),
       );
       const { Batches } = await get<{ Batches: Invocation[] }>(`event-source-mappings/${uuid}/batches`);

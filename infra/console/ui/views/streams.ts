@@ -44,6 +44,8 @@ export function renderStream(element: HTMLElement, tableName: string | undefined
   const tail = h('ol', { class: 'tail', 'data-testid': 'tail' });
   const state = h('span', { class: 'status', 'data-testid': 'tail-state' }, 'live');
   const search = h('input', { name: 'key', placeholder: 'key text, e.g. order-7', size: 24 });
+  /** Event ids on the page: a record the list and the feed both bring shows once. */
+  const shown = new Set<string>();
   let paused = false;
   let searching = false;
   let missed = 0;
@@ -120,6 +122,8 @@ export function renderStream(element: HTMLElement, tableName: string | undefined
           { 'data-testid': 'shards' },
         ),
       );
+      shown.clear();
+      for (const record of summary.Records) shown.add(record.eventID);
       fill(tail, summary.Records.map(recordRow));
     } catch (error) {
       fill(info, problem(error));
@@ -137,7 +141,11 @@ export function renderStream(element: HTMLElement, tableName: string | undefined
     }
     if (batch.skipped > 0)
       tail.prepend(h('li', { class: 'skipped' }, `… ${batch.skipped} records sampled out`));
-    for (const record of batch.records) tail.prepend(recordRow(record));
+    for (const record of batch.records) {
+      if (shown.has(record.eventID)) continue;
+      shown.add(record.eventID);
+      tail.prepend(recordRow(record));
+    }
     while (tail.childElementCount > TAIL_ROWS) tail.lastElementChild?.remove();
   });
 }

@@ -161,7 +161,8 @@ export function renderTable(element: HTMLElement, tableName: string | undefined)
     return parsed as Record<string, unknown>;
   };
 
-  async function run(startKey: AttributeMap | undefined): Promise<void> {
+  /** Runs the form's request; `done` says what just happened (shown before the count). */
+  async function run(startKey: AttributeMap | undefined, done = ''): Promise<void> {
     try {
       const input: Record<string, unknown> = { Limit: Number(limit.value) || 25 };
       if (index.value !== '') input.IndexName = index.value;
@@ -180,7 +181,7 @@ export function renderTable(element: HTMLElement, tableName: string | undefined)
       items = startKey === undefined ? answer.Items : [...items, ...answer.Items];
       lastKey = answer.LastEvaluatedKey;
       more.hidden = lastKey === undefined;
-      fill(status, `${items.length} items (scanned ${answer.ScannedCount} in the last page)`);
+      fill(status, `${done}${items.length} items (scanned ${answer.ScannedCount} in the last page)`);
       showItems();
     } catch (error) {
       fill(status, problem(error));
@@ -221,8 +222,7 @@ export function renderTable(element: HTMLElement, tableName: string | undefined)
         const Item = mode === 'plain' ? dynamo(parsed) : parsed;
         await post(`tables/${encodeURIComponent(name)}/run`, { operation: 'PutItem', input: { Item } });
         editor.replaceChildren();
-        fill(status, 'Saved.');
-        await run(undefined);
+        await run(undefined, 'Saved. ');
       } catch (error) {
         fill(status, problem(error));
       }
@@ -252,8 +252,7 @@ export function renderTable(element: HTMLElement, tableName: string | undefined)
         operation: 'DeleteItem',
         input: { Key: keyOf(item) },
       });
-      fill(status, `Deleted ${keyText(keyOf(item))}.`);
-      await run(undefined);
+      await run(undefined, `Deleted ${keyText(keyOf(item))}. `);
     } catch (error) {
       fill(status, problem(error));
     }

@@ -1,6 +1,6 @@
 import { get } from '../api.js';
 import { fill, h, json, problem, table, time } from '../dom.js';
-import { duration } from '../format.js';
+import { type AttributeMap, duration, keyText } from '../format.js';
 import { on } from '../live.js';
 
 interface TtlStatus {
@@ -17,7 +17,13 @@ export function renderTtl(element: HTMLElement): () => void {
   fill(element, h('h2', {}, 'TTL'), body);
   const load = async () => {
     try {
-      const { Ttl } = await get<{ Ttl: TtlStatus | null }>('ttl');
+      const { Ttl, RecentDeletions } = await get<{
+        Ttl: TtlStatus | null;
+        RecentDeletions: {
+          table: string;
+          record: { dynamodb: { Keys: AttributeMap; ApproximateCreationDateTime: number } };
+        }[];
+      }>('ttl');
       if (Ttl === null) {
         fill(body, h('p', {}, 'No ttl-expirer runs in this stack.'));
         return;
@@ -38,6 +44,18 @@ export function renderTtl(element: HTMLElement): () => void {
             String(entry.expiredNow),
           ]),
         ),
+        h('h3', {}, 'Latest TTL deletions'),
+        RecentDeletions.length === 0
+          ? h('p', { class: 'muted' }, 'None in the streams yet.')
+          : table(
+              ['Table', 'Keys', 'Deleted at'],
+              RecentDeletions.map((deletion) => [
+                h('a', { href: `#/streams/${encodeURIComponent(deletion.table)}` }, deletion.table),
+                keyText(deletion.record.dynamodb.Keys),
+                time(deletion.record.dynamodb.ApproximateCreationDateTime * 1000),
+              ]),
+              { 'data-testid': 'ttl-deletions' },
+            ),
         Ttl.lastRun === undefined
           ? undefined
           : h('details', {}, h('summary', {}, 'Last run'), json(Ttl.lastRun)),
