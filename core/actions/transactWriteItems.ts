@@ -13,7 +13,7 @@ import { defineOperation } from '../operation.js';
 import type { Region } from '../store/region.js';
 import { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
-import { checkIndexKeys, extractItemKey, extractKey } from '../validations/keys.js';
+import { checkIndexKeys, checkNoEmptyKeyValues, extractItemKey, extractKey } from '../validations/keys.js';
 import {
   type PreparedAction,
   type PreparedTransactWrite,
@@ -67,6 +67,9 @@ export const transactWriteItems = defineOperation({
       }
     }
 
+    prepared.actions.forEach((action, index) => {
+      checkNoEmptyKeyValues(action.request.Item ?? action.request.Key!, tables[index]!.key);
+    });
     checkDistinctItems(prepared.actions, tables);
     const planned: PlannedAction[] = [];
     const reasons: CancellationReason[] = prepared.actions.map(() => ({ Code: 'None' }));

@@ -66,6 +66,8 @@ export class UnrecognizedClientException extends DynamoDbError {
 export class AccessDeniedException extends DynamoDbError {
   override readonly name = 'AccessDeniedException';
   readonly prefix = ErrorPrefix.service;
+  // `Message`, as the other coral.service errors spell it (dynalite's tests, docs/dynamodb.md §1.2.2).
+  override readonly messageKey = 'Message';
 }
 
 export class ThrottlingException extends DynamoDbError {
