@@ -9,7 +9,10 @@
  *
  * - PutItem at a paced 10,000 writes/s for a few seconds, 16 connections: latency p50 and p99;
  * - PutItem as fast as 16 connections go (closed loop): the throughput;
- * - the server's event-loop delay p99 during both (how long a request can wait for the loop).
+ * - the server's event-loop delay p99 during both (how long a request can wait for the loop);
+ * - in process (less at the mercy of the machine's load): the CPU time per PutItem at a paced
+ *   10,000 writes/s, stream and mapping deliveries included, with two live feeds looking and
+ *   without, and the time the feeds' looks took.
  *
  * Cases run in turns (off, on, off, on...) and ratios are taken within a turn, their median
  * printed (this machine's load drifts between minutes).
@@ -20,10 +23,12 @@
 import { request } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { LiveFeed } from '../infra/console/liveFeed.js';
+import type { ConsoleSources } from '../infra/console/sources.js';
 import { LocalStack } from '../infra/stack/localStack.js';
 import { forkBench } from './bundle.js';
 import { jsonRequest, runLoad, runPaced } from './loadGenerator.js';
-import { formatMicros, formatRate, percentile, printTable, type Row } from './support.js';
+import { formatMicros, formatRate, percentile, printTable, putPaced, type Row } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_CONSOLE_SECONDS ?? 3);
 const TURNS = Number(process.env.BENCH_CONSOLE_TURNS ?? 3);
@@ -57,8 +62,8 @@ interface CaseFigures {
 }
 
 /** The server side: the stack, its HTTP server, the console when `on`. */
-async function serveCase(mode: Mode): Promise<void> {
-  const stack = await LocalStack.start(
+function startBenchStack(): Promise<LocalStack> {
+  return LocalStack.start(
     {
       tables: [
         {
@@ -75,6 +80,10 @@ async function serveCase(mode: Mode): Promise<void> {
     },
     { handlers: { sink: async () => ({}) } },
   );
+}
+
+async function serveCase(mode: Mode): Promise<void> {
+  const stack = await startBenchStack();
   const { port } = await stack.listen({ port: 0 });
   if (mode === 'on') stack.openConsole();
   const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -138,6 +147,88 @@ async function runCase(mode: Mode): Promise<CaseFigures> {
   };
 }
 
+/** The console's sources over a stack, as `LocalStack.openConsole` makes them. */
+function sourcesOf(stack: LocalStack): ConsoleSources {
+  return {
+    engine: stack.engine,
+    changeLog: stack.changeLog,
+    mappings: stack.mappings,
+    functions: stack.functions,
+    destinations: stack.destinations,
+    lambdaApi: stack.lambdaApi,
+    gsi: () => stack.gsi,
+    ttl: () => stack.ttl,
+    clock: stack.engine.clock,
+    accountId: stack.engine.defaultAccountId,
+    region: stack.engine.defaultRegion,
+  };
+}
+
+interface CpuFigures {
+  /** Process CPU time per write, the stream and the mapping's deliveries included, µs. */
+  readonly cpuPerWriteMicros: number;
+  /** Time spent in the live feeds' looks, ms per second of the phase. */
+  readonly feedMsPerSecond: number;
+}
+
+/**
+ * In process, the load on this machine mattering less: PutItem at a paced 10,000 writes/s for
+ * a few seconds, the CPU time the process spent (writes, stream, mapping deliveries; and with the
+ * console, two live feeds looking every 250 ms), per write.
+ */
+async function cpuPhase(stack: LocalStack, mode: Mode, inputs: readonly unknown[]): Promise<CpuFigures> {
+  const feeds =
+    mode === 'on' ? Array.from({ length: LIVE_FEEDS }, () => new LiveFeed(sourcesOf(stack), () => {})) : [];
+  let feedMs = 0;
+  const timer = setInterval(() => {
+    const started = performance.now();
+    for (const feed of feeds) feed.look();
+    feedMs += performance.now() - started;
+  }, 250);
+  const before = process.cpuUsage();
+  const started = performance.now();
+  await putPaced(stack.engine, inputs, RATE, new Float64Array(inputs.length));
+  await stack.settled();
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(before);
+  clearInterval(timer);
+  return { cpuPerWriteMicros: (cpu.user + cpu.system) / inputs.length, feedMsPerSecond: feedMs / seconds };
+}
+
+async function runCpu(): Promise<void> {
+  const stack = await startBenchStack();
+  const inputs = Array.from({ length: RATE * SECONDS }, (_, n) => ({
+    TableName: 'Bench',
+    Item: { pk: { S: `item${n % ITEMS}` }, name: { S: `Customer ${n}` }, visits: { N: String(n) } },
+  }));
+  await cpuPhase(stack, 'off', inputs.slice(0, RATE)); // warm-up
+  const turns: { off: CpuFigures; on: CpuFigures }[] = [];
+  for (let turn = 0; turn < TURNS; turn++) {
+    const off = await cpuPhase(stack, 'off', inputs);
+    const on = await cpuPhase(stack, 'on', inputs);
+    turns.push({ off, on });
+  }
+  await stack.close();
+  const rows: Row[] = [
+    {
+      name: `CPU per PutItem at ${formatRate(RATE)}, in process`,
+      value: `${median(turns.map((t) => t.on.cpuPerWriteMicros)).toFixed(1)} µs`,
+      baseline: `${median(turns.map((t) => t.off.cpuPerWriteMicros)).toFixed(1)} µs`,
+      ratio: median(turns.map((t) => t.on.cpuPerWriteMicros / t.off.cpuPerWriteMicros)),
+      target: '≤ 1.05×',
+    },
+    {
+      name: `time in ${LIVE_FEEDS} live feeds' looks`,
+      value: `${median(turns.map((t) => t.on.feedMsPerSecond)).toFixed(2)} ms/s`,
+      // Beside the CPU time the writes themselves take in a second at this rate.
+      baseline: `${((median(turns.map((t) => t.off.cpuPerWriteMicros)) * RATE) / 1000).toFixed(0)} ms/s of writes`,
+      ratio: median(turns.map((t) => t.on.feedMsPerSecond / ((t.off.cpuPerWriteMicros * RATE) / 1000))),
+      target: '≤ 0.05×',
+    },
+  ];
+  printTable(`console on (${LIVE_FEEDS} live feeds) vs off, in process; medians of ${TURNS} turns`, rows);
+}
+
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!;
 
 async function run(): Promise<void> {
@@ -194,7 +285,8 @@ async function run(): Promise<void> {
       target: '≤ 100/s (sampled)',
     },
   ];
-  printTable(`console on (${LIVE_FEEDS} live feeds) vs off; medians of ${TURNS} turns`, rows);
+  printTable(`console on (${LIVE_FEEDS} live feeds) vs off, over HTTP; medians of ${TURNS} turns`, rows);
+  await runCpu();
 }
 
 if (process.argv[2] === 'serve') await serveCase(process.argv[3] as Mode);

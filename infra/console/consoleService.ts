@@ -3,18 +3,11 @@ import { DynamoDbError } from '../../core/errors/index.js';
 import { LambdaServiceError } from '../../streams/mapping/errors.js';
 import type { RestAnswer, RestRequest, RestRoute, RestService } from '../host/restService.js';
 import { type ConsoleAssets, consolePage, loadConsoleAssets } from './assets.js';
+import { listFailedBatches, recordsOfBatch } from './failedBatches.js';
 import { flowOf } from './flow.js';
-import {
-  findInvocation,
-  invokeByHand,
-  listFailedBatches,
-  listFunctions,
-  listInvocations,
-  listMappings,
-  recordsOfBatch,
-  setMappingEnabled,
-} from './lambdaSide.js';
+import { findInvocation, invokeByHand, listFunctions, listInvocations } from './invocations.js';
 import { openLiveFeed } from './liveFeed.js';
+import { listMappings, setMappingEnabled } from './mappings.js';
 import type { ConsoleSources } from './sources.js';
 import { describeTableStream, recentTtlDeletions } from './streamRecords.js';
 import { ITEM_OPERATIONS, listTables, runItemOperation } from './tables.js';
@@ -107,14 +100,25 @@ export function consoleService(
     },
   });
   const json = (body: object): RestAnswer => ({ status: 200, body, headers: NO_STORE });
+  const page = (): RestAnswer => ({
+    status: 200,
+    body: Buffer.from(consolePage(token, CONSOLE_PATH)),
+    contentType: 'text/html; charset=utf-8',
+    headers: [...NO_STORE, ...PAGE_HEADERS],
+  });
 
   const routes: RestRoute[] = [
-    read('GET', CONSOLE_PATH, 'Page', () => ({
-      status: 200,
-      body: Buffer.from(consolePage(token, CONSOLE_PATH)),
-      contentType: 'text/html; charset=utf-8',
-      headers: [...NO_STORE, ...PAGE_HEADERS],
-    })),
+    // The page itself may be opened from a link anywhere (a top-level navigation cannot read it,
+    // and it cannot be framed); what it then loads and calls is checked as every route is.
+    {
+      method: 'GET',
+      path: CONSOLE_PATH,
+      operation: 'Page',
+      handle: (request) => {
+        if (!isNavigation(request)) sameOrigin(request);
+        return page();
+      },
+    },
     read('GET', `${CONSOLE_PATH}/app.js`, 'Script', async () => ({
       status: 200,
       body: (await loadAssets()).script,
@@ -296,6 +300,11 @@ function sameOrigin(request: RestRequest): void {
   const host = request.header('host');
   if (host === undefined || (origin !== `http://${host}` && origin !== `https://${host}`))
     throw new ConsoleRequestError(403, `The console answers its own page only, not ${origin}`);
+}
+
+/** A browser opening the page in a tab (typed, bookmarked, or a link followed). */
+function isNavigation(request: RestRequest): boolean {
+  return request.header('sec-fetch-mode') === 'navigate' && request.header('sec-fetch-dest') === 'document';
 }
 
 function checkToken(request: RestRequest, token: string): void {

@@ -1,4 +1,4 @@
-import { listMappings } from './lambdaSide.js';
+import { listMappings } from './mappings.js';
 import type { ConsoleSources } from './sources.js';
 import { listTables } from './tables.js';
 

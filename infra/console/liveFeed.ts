@@ -1,5 +1,5 @@
 import type { ResponseStream } from '../host/wire.js';
-import { type InvocationSummary, summarize } from './lambdaSide.js';
+import { type InvocationSummary, summarize } from './invocations.js';
 import type { ConsoleSources } from './sources.js';
 import { recordAt } from './streamRecords.js';
 
@@ -17,85 +17,99 @@ export const MAX_INVOCATIONS_PER_LOOK = 10;
 const LOOKS_PER_TICK = 4;
 
 /**
- * One open `GET /_eddy/api/live` (server-sent events). It adds nothing to the write path: no
- * listener on any stream or function. Every 250 ms it compares each stream's end and each
- * function's invocation count with what it last sent, and sends the newest of what is new:
+ * What one open `GET /_eddy/api/live` has sent, and the next look. It adds nothing to the write
+ * path: no listener on any stream or function. Each `look()` compares each stream's end and each
+ * function's invocation count with what it last sent, and writes the newest of what is new as
+ * server-sent events:
  *
  * - `records`: `{ table, streamArn, records: DynamoDBRecord[], skipped }`
  * - `invocations`: `{ functionName, invocations: InvocationSummary[], skipped }`
- * - `tick`: `{ now, virtual }` once a second (views re-read their lists)
+ * - `tick`: `{ now, virtual }` every fourth look (views re-read their lists)
  *
- * The cost is per look, not per write: bench/console.ts measures it.
+ * Its cost is per look, not per write: bench/console.ts measures it.
  */
-export function openLiveFeed(sources: ConsoleSources, out: ResponseStream): () => void {
-  const streamPositions = new Map<string, number>();
-  const invocationCounts = new Map<string, number>();
-  // Start at the present: what came before is in the JSON lists.
-  lookAtStreams(sources, streamPositions, undefined);
-  for (const name of sources.functions.names())
-    invocationCounts.set(name, sources.functions.get(name)?.log.total ?? 0);
-  let looks = 0;
-  const send = (event: string, data: unknown) =>
-    out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  send('tick', tickOf(sources));
-  const timer = setInterval(() => {
+export class LiveFeed {
+  private readonly streamPositions = new Map<string, number>();
+  private readonly invocationCounts = new Map<string, number>();
+  private looks = 0;
+
+  constructor(
+    private readonly sources: ConsoleSources,
+    private readonly write: (chunk: string) => void,
+  ) {
+    // Start at the present: what came before is in the JSON lists.
+    this.lookAtStreams(false);
+    for (const name of sources.functions.names())
+      this.invocationCounts.set(name, sources.functions.get(name)?.log.total ?? 0);
+    this.send('tick', this.tick());
+  }
+
+  look(): void {
     try {
-      lookAtStreams(sources, streamPositions, send);
-      lookAtFunctions(sources, invocationCounts, send);
-      if (++looks % LOOKS_PER_TICK === 0) send('tick', tickOf(sources));
+      this.lookAtStreams(true);
+      this.lookAtFunctions();
+      if (++this.looks % LOOKS_PER_TICK === 0) this.send('tick', this.tick());
     } catch (error) {
-      send('problem', { message: error instanceof Error ? error.message : String(error) });
+      this.send('problem', { message: error instanceof Error ? error.message : String(error) });
     }
-  }, FEED_INTERVAL_MS);
+  }
+
+  private send(event: string, data: unknown): void {
+    this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  private tick() {
+    return { now: this.sources.clock.now(), virtual: this.sources.advance !== undefined };
+  }
+
+  private lookAtStreams(sending: boolean): void {
+    const { sources, streamPositions } = this;
+    for (const tableName of sources.engine.region(sources.accountId, sources.region).tables.keys()) {
+      const stream = sources.changeLog.tableStream(sources.accountId, sources.region, tableName);
+      if (stream === undefined) continue;
+      const log = stream.log;
+      const seen = streamPositions.get(stream.arn);
+      streamPositions.set(stream.arn, log.end);
+      if (!sending) continue;
+      // A stream first seen now (its table or stream is new) is new from its first record; a log
+      // that went back (the test kit's reset) starts again from its head.
+      const last = seen === undefined || seen > log.end ? log.head : seen;
+      if (log.end <= last) continue;
+      const from = Math.max(last, log.head, log.end - MAX_RECORDS_PER_LOOK);
+      const records = [];
+      for (let position = from; position < log.end; position++) records.push(recordAt(stream, position));
+      this.send('records', { table: tableName, streamArn: stream.arn, records, skipped: from - last });
+    }
+  }
+
+  private lookAtFunctions(): void {
+    const { sources, invocationCounts } = this;
+    for (const name of sources.functions.names()) {
+      const fn = sources.functions.get(name);
+      if (fn === undefined) continue;
+      const total = fn.log.total;
+      const last = invocationCounts.get(name) ?? 0;
+      invocationCounts.set(name, total);
+      if (total <= last) continue;
+      const fresh = Math.min(total - last, MAX_INVOCATIONS_PER_LOOK);
+      const invocations: InvocationSummary[] = fn.invocations.slice(-fresh).map(summarize);
+      this.send('invocations', {
+        functionName: name,
+        invocations,
+        skipped: total - last - invocations.length,
+      });
+    }
+  }
+}
+
+/** Serves one live feed on an open response: a look every 250 ms until the client leaves. */
+export function openLiveFeed(sources: ConsoleSources, out: ResponseStream): () => void {
+  const feed = new LiveFeed(sources, (chunk) => {
+    out.write(chunk);
+  });
+  const timer = setInterval(() => feed.look(), FEED_INTERVAL_MS);
   timer.unref();
   const stop = () => clearInterval(timer);
   out.onClose(stop);
   return stop;
-}
-
-function tickOf(sources: ConsoleSources) {
-  return { now: sources.clock.now(), virtual: sources.advance !== undefined };
-}
-
-function lookAtStreams(
-  sources: ConsoleSources,
-  positions: Map<string, number>,
-  send: ((event: string, data: unknown) => void) | undefined,
-): void {
-  const names = sources.engine.region(sources.accountId, sources.region).tables.keys();
-  for (const tableName of names) {
-    const stream = sources.changeLog.tableStream(sources.accountId, sources.region, tableName);
-    if (stream === undefined) continue;
-    const log = stream.log;
-    const seen = positions.get(stream.arn);
-    positions.set(stream.arn, log.end);
-    if (send === undefined) continue;
-    // A stream first seen now (its table or stream is new) is new from its first record; a log
-    // that went back (the test kit's reset) starts again from its head.
-    const last = seen === undefined || seen > log.end ? log.head : seen;
-    if (log.end <= last) continue;
-    const from = Math.max(last, log.head, log.end - MAX_RECORDS_PER_LOOK);
-    const records = [];
-    for (let position = from; position < log.end; position++) records.push(recordAt(stream, position));
-    send('records', { table: tableName, streamArn: stream.arn, records, skipped: from - last });
-  }
-}
-
-function lookAtFunctions(
-  sources: ConsoleSources,
-  counts: Map<string, number>,
-  send: (event: string, data: unknown) => void,
-): void {
-  for (const name of sources.functions.names()) {
-    const fn = sources.functions.get(name);
-    if (fn === undefined) continue;
-    const total = fn.log.total;
-    const last = counts.get(name) ?? 0;
-    counts.set(name, total);
-    if (total <= last) continue;
-    const fresh = Math.min(total - last, MAX_INVOCATIONS_PER_LOOK);
-    const entries = fn.invocations;
-    const invocations: InvocationSummary[] = entries.slice(-fresh).map(summarize);
-    send('invocations', { functionName: name, invocations, skipped: total - last - invocations.length });
-  }
 }

@@ -63,6 +63,18 @@ describe('same origin only', () => {
     expect(site.status).toBe(403);
   });
 
+  it('opens the page from a link on another site (a navigation, which cannot read it), nothing else', async () => {
+    const navigation = {
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+    };
+    expect((await fetch(consoleUrl, { headers: navigation })).status).toBe(200);
+    const read = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' };
+    expect((await fetch(consoleUrl, { headers: read })).status).toBe(403);
+    expect((await fetch(`${consoleUrl}/app.js`, { headers: navigation })).status).toBe(403);
+  });
+
   it('serves its own origin', async () => {
     const response = await api('tables', { headers: { origin: base } });
     expect(response.status).toBe(200);

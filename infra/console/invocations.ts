@@ -1,18 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { InvocationRecord, MappingInspection } from '../../streams/mapping/index.js';
-import { ordinalOf } from '../../streams/sequenceNumber.js';
 import type { InvocationLogEntry } from '../functions/invocationLog.js';
 import type { ConsoleSources } from './sources.js';
-import { recordAt } from './streamRecords.js';
-
-/** A mapping: the run-time inspection, its settings as the Lambda API shows them, and whose it is. */
-export interface MappingSummary extends MappingInspection {
-  /** GetEventSourceMapping's answer (batch size, window, filters, retries, bisect, destination). */
-  readonly configuration: Record<string, unknown> | undefined;
-  /** eddy's own (the gsi-maintainer's, say): not listed by the Lambda API, not to be changed. */
-  readonly internal: boolean;
-  readonly tableName: string | undefined;
-}
 
 /** One invocation in the console's lists: the log entry without the event's full records. */
 export interface InvocationSummary {
@@ -36,33 +24,6 @@ export interface InvocationSummary {
 
 /** Invocations a list answers at most (a function's log keeps the last 1,000). */
 export const MAX_INVOCATIONS = 200;
-
-export function listMappings(sources: ConsoleSources): MappingSummary[] {
-  const listed = new Set(sources.lambdaApi.listedMappings().map((mapping) => mapping.UUID));
-  const inspections = sources.mappings.inspect() as MappingInspection[];
-  return inspections.map((inspection) => {
-    let configuration: Record<string, unknown> | undefined;
-    try {
-      configuration = { ...sources.mappings.get(inspection.uuid) };
-    } catch {
-      configuration = undefined;
-    }
-    return {
-      ...inspection,
-      configuration,
-      internal: !listed.has(inspection.uuid),
-      tableName: sources.changeLog.stream(inspection.eventSourceArn)?.tableName,
-    };
-  });
-}
-
-/**
- * Enables or disables a mapping through the Lambda API's backend (UpdateEventSourceMapping), so
- * a data directory keeps the change across restarts.
- */
-export function setMappingEnabled(sources: ConsoleSources, uuid: string, enabled: boolean) {
-  return sources.lambdaApi.updateMapping({ UUID: uuid, Enabled: enabled });
-}
 
 /** The functions with their counters. */
 export function listFunctions(sources: ConsoleSources) {
@@ -158,60 +119,4 @@ export async function invokeByHand(sources: ConsoleSources, functionName: string
   const fn = sources.functions.get(functionName);
   if (fn === undefined) return undefined;
   return fn.invoke(event);
-}
-
-/** A failed batch as the on-failure destination received it, with the mapping it came from. */
-export interface FailedBatch {
-  readonly mappingUuid: string;
-  readonly functionName: string;
-  readonly destination: string;
-  readonly record: InvocationRecord;
-}
-
-/** Every on-failure destination's records (SQS and SNS messages; S3 objects), newest last. */
-export function listFailedBatches(sources: ConsoleSources): FailedBatch[] {
-  const batches: FailedBatch[] = [];
-  for (const mapping of sources.mappings.inspect() as MappingInspection[]) {
-    let destination: string | undefined;
-    try {
-      destination = sources.mappings.get(mapping.uuid).DestinationConfig?.OnFailure?.Destination;
-    } catch {
-      continue;
-    }
-    if (destination === undefined || destination === '') continue;
-    const service = /^arn:aws[a-z-]*:(sqs|sns|s3):/.exec(destination)?.[1];
-    const records: InvocationRecord[] =
-      service === 's3'
-        ? sources.destinations.bucket(destination).documents()
-        : service === undefined
-          ? []
-          : sources.destinations.queue(destination).records();
-    for (const record of records)
-      batches.push({ mappingUuid: mapping.uuid, functionName: mapping.functionName, destination, record });
-  }
-  return batches;
-}
-
-/**
- * The records of a failed batch, read again from its shard by the sequence numbers the
- * destination kept (undefined when the stream or shard is gone, or the records were trimmed).
- */
-export function recordsOfBatch(
-  sources: ConsoleSources,
-  record: InvocationRecord,
-): DynamoDBRecord[] | undefined {
-  const info = record.DDBStreamBatchInfo;
-  const stream = sources.changeLog.stream(info.streamArn);
-  const shard = stream?.shard(info.shardId);
-  if (stream === undefined || shard === undefined) return undefined;
-  const first = ordinalOf(info.startSequenceNumber);
-  const last = ordinalOf(info.endSequenceNumber);
-  if (first <= shard.trimmedThrough) return undefined;
-  const records: DynamoDBRecord[] = [];
-  for (let index = shard.indexAtOrdinal(first); index < shard.size; index++) {
-    const position = shard.positionAt(index);
-    if (position + 1 > last) break;
-    records.push(recordAt(stream, position));
-  }
-  return records;
 }
