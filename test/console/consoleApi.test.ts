@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serve } from '../../infra/cli/serve.js';
 import { TOKEN_HEADER } from '../../infra/console/index.js';
 import { startStack, type TestStack } from '../../infra/testing/index.js';
+import { send } from '../infra/rawHttp.js';
 import { consoleConfig, onOrder } from './fixture.js';
 
 // The console's read API over real HTTP on loopback (docs/console.md): what the page reads, and
@@ -64,15 +65,20 @@ describe('same origin only', () => {
   });
 
   it('opens the page from a link on another site (a navigation, which cannot read it), nothing else', async () => {
+    // Raw requests: fetch sets its own Sec-Fetch-* headers.
     const navigation = {
       'sec-fetch-site': 'cross-site',
       'sec-fetch-mode': 'navigate',
       'sec-fetch-dest': 'document',
     };
-    expect((await fetch(consoleUrl, { headers: navigation })).status).toBe(200);
     const read = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' };
-    expect((await fetch(consoleUrl, { headers: read })).status).toBe(403);
-    expect((await fetch(`${consoleUrl}/app.js`, { headers: navigation })).status).toBe(403);
+    expect((await send(base, { method: 'GET', path: '/_eddy/console', headers: navigation })).status).toBe(
+      200,
+    );
+    expect((await send(base, { method: 'GET', path: '/_eddy/console', headers: read })).status).toBe(403);
+    expect(
+      (await send(base, { method: 'GET', path: '/_eddy/console/app.js', headers: navigation })).status,
+    ).toBe(403);
   });
 
   it('serves its own origin', async () => {
