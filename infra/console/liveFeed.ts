@@ -102,12 +102,19 @@ export class LiveFeed {
   }
 }
 
-/** Serves one live feed on an open response: a look every 250 ms until the client leaves. */
+/**
+ * Serves one live feed on an open response: a look every 250 ms until the client leaves. A
+ * client that does not read (its socket's buffer full) is skipped: the next look it takes sends
+ * the newest records and counts the rest as skipped, so eddy never holds more than one look's
+ * worth for it.
+ */
 export function openLiveFeed(sources: ConsoleSources, out: ResponseStream): () => void {
   const feed = new LiveFeed(sources, (chunk) => {
     out.write(chunk);
   });
-  const timer = setInterval(() => feed.look(), FEED_INTERVAL_MS);
+  const timer = setInterval(() => {
+    if (out.ready) feed.look();
+  }, FEED_INTERVAL_MS);
   timer.unref();
   const stop = () => clearInterval(timer);
   out.onClose(stop);

@@ -288,6 +288,9 @@ export class EddyServer {
     response.flushHeaders();
     streamer({
       write: (chunk) => !response.writableEnded && response.write(chunk),
+      get ready() {
+        return !response.writableEnded && !response.writableNeedDrain;
+      },
       end: () => response.end(),
       onClose: (listener) => {
         response.once('close', listener);

@@ -46,8 +46,13 @@ export type ResponseStreamer = (out: ResponseStream) => void;
 
 /** The open body of a streamed response. */
 export interface ResponseStream {
-  /** Writes a chunk; false: the socket's buffer is full (skip work until it drains). */
+  /** Writes a chunk; false: the socket's buffer is full. */
   write(chunk: string): boolean;
+  /**
+   * False while the client has not read what was written (the socket's buffer is full): a writer
+   * skips work rather than pile up bytes for a client that does not read.
+   */
+  readonly ready: boolean;
   /** Ends the response. */
   end(): void;
   /** Runs once when the response ends (the client left, `end()`, or the server closes). */
