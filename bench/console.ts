@@ -24,7 +24,7 @@ import { request } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { LiveFeed } from '../infra/console/liveFeed.js';
-import type { ConsoleSources } from '../infra/console/sources.js';
+import { stackConsoleSources } from '../infra/console/stackSources.js';
 import { LocalStack } from '../infra/stack/localStack.js';
 import { forkBench } from './bundle.js';
 import { jsonRequest, runLoad, runPaced } from './loadGenerator.js';
@@ -147,23 +147,6 @@ async function runCase(mode: Mode): Promise<CaseFigures> {
   };
 }
 
-/** The console's sources over a stack, as `LocalStack.openConsole` makes them. */
-function sourcesOf(stack: LocalStack): ConsoleSources {
-  return {
-    engine: stack.engine,
-    changeLog: stack.changeLog,
-    mappings: stack.mappings,
-    functions: stack.functions,
-    destinations: stack.destinations,
-    lambdaApi: stack.lambdaApi,
-    gsi: () => stack.gsi,
-    ttl: () => stack.ttl,
-    clock: stack.engine.clock,
-    accountId: stack.engine.defaultAccountId,
-    region: stack.engine.defaultRegion,
-  };
-}
-
 interface CpuFigures {
   /** Process CPU time per write, the stream and the mapping's deliveries included, µs. */
   readonly cpuPerWriteMicros: number;
@@ -178,7 +161,9 @@ interface CpuFigures {
  */
 async function cpuPhase(stack: LocalStack, mode: Mode, inputs: readonly unknown[]): Promise<CpuFigures> {
   const feeds =
-    mode === 'on' ? Array.from({ length: LIVE_FEEDS }, () => new LiveFeed(sourcesOf(stack), () => {})) : [];
+    mode === 'on'
+      ? Array.from({ length: LIVE_FEEDS }, () => new LiveFeed(stackConsoleSources(stack), () => {}))
+      : [];
   let feedMs = 0;
   const timer = setInterval(() => {
     const started = performance.now();

@@ -8,6 +8,7 @@ import { StreamsService } from '../../streams/streamsApi/streamsService.js';
 import { bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { CONSOLE_PATH, type ConsoleService, consoleService } from '../console/index.js';
+import { stackConsoleSources } from '../console/stackSources.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import { describeBackfill, type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
@@ -402,20 +403,7 @@ export class LocalStack {
     if (!isLoopbackAddress(address.host))
       throw new Error(`The console is served on loopback only, not on ${address.host}`);
     if (this.console === undefined) {
-      this.console = consoleService({
-        engine: this.engine,
-        changeLog: this.changeLog,
-        mappings: this.mappings,
-        functions: this.functions,
-        destinations: this.destinations,
-        lambdaApi: this.lambdaApi,
-        gsi: () => this.gsiMaintainer,
-        ttl: () => this.ttl,
-        clock: this.engine.clock,
-        accountId: this.wiring.accountId,
-        region: this.wiring.region,
-        ...(advance === undefined ? {} : { advance }),
-      });
+      this.console = consoleService(stackConsoleSources(this, advance));
       server.registerRestService(this.console);
     }
     return `${address.url}${CONSOLE_PATH}`;
