@@ -10,6 +10,7 @@ import { bundleBench, PROJECT_ROOT, THROUGH_TSX, TSX_LOADER } from './bundle.js'
  */
 const benches: { file: string; title: string }[] = [
   { file: 'inProcess', title: 'in-process engine' },
+  { file: 'partiql', title: 'PartiQL' },
   { file: 'http', title: 'HTTP' },
   { file: 'ttl', title: 'TTL' },
   { file: 'streams', title: 'streams' },
@@ -17,6 +18,7 @@ const benches: { file: string; title: string }[] = [
   { file: 'archive', title: 'archival' },
   { file: 'gsi', title: 'global secondary indexes' },
   { file: 'persistence', title: 'persistence' },
+  { file: 'backup', title: 'backups, exports, imports, PITR' },
   { file: 'console', title: 'the event-flow console' },
   { file: 'startup', title: 'startup (the installed package)' },
 ];

@@ -1,12 +1,17 @@
 import type { OperationDefinition } from '../operation.js';
+import { batchExecuteStatement } from './batchExecuteStatement.js';
 import { batchGetItem } from './batchGetItem.js';
 import { batchWriteItem } from './batchWriteItem.js';
 import { createTable } from './createTable.js';
+// Backups, PITR, exports and imports (docs/backups.md).
+import { dataProtectionOperations } from './dataProtectionOperations.js';
 import { deleteItem } from './deleteItem.js';
 import { deleteTable } from './deleteTable.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
 import { describeTimeToLive } from './describeTimeToLive.js';
+import { executeStatement } from './executeStatement.js';
+import { executeTransaction } from './executeTransaction.js';
 import { getItem } from './getItem.js';
 import { listTables } from './listTables.js';
 import { listTagsOfResource } from './listTagsOfResource.js';
@@ -37,6 +42,9 @@ const definitions: OperationDefinition<any, any, any>[] = [
   batchWriteItem,
   transactWriteItems,
   transactGetItems,
+  executeStatement,
+  batchExecuteStatement,
+  executeTransaction,
   createTable,
   deleteTable,
   describeLimits,
@@ -48,6 +56,7 @@ const definitions: OperationDefinition<any, any, any>[] = [
   updateTable,
   describeTimeToLive,
   updateTimeToLive,
+  ...dataProtectionOperations,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.

@@ -132,8 +132,8 @@ function beforeLower(range: KeyRange, value: string): boolean {
   );
 }
 
-/** The partition's entries within the range, forward or reversed, strictly after `after`. */
-function* partitionEntries(
+/** The partition's entries within the range, forward or reversed, strictly after `after` (PartiQL SELECTs read through it too). */
+export function* partitionEntries(
   target: ReadTarget,
   partition: Partition<IndexEntry> | undefined,
   range: KeyRange,

@@ -35,6 +35,9 @@ import { planUpdate } from './updateItem.js';
  */
 export const IDEMPOTENCY_WINDOW_MS = 10 * 60 * 1000;
 
+/** A PartiQL INSERT of a key that exists, in a transaction (docs/partiql.md §4.3). */
+const DUPLICATE_ITEM = 'Duplicate primary key exists in table';
+
 interface PlannedAction {
   table: Table;
   write: ItemWrite | undefined;
@@ -77,7 +80,12 @@ export const transactWriteItems = defineOperation({
     for (let index = 0; index < prepared.actions.length; index++) {
       try {
         planned.push(planAction(prepared.actions[index]!, tables[index]!));
-      } catch (error) {
+      } catch (caught) {
+        const error =
+          caught instanceof ConditionalCheckFailedException &&
+          prepared.actions[index]!.duplicateOnConditionFailure
+            ? new ValidationException(DUPLICATE_ITEM)
+            : caught;
         if (error instanceof ConditionalCheckFailedException) {
           reasons[index] = { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' };
           if (error.item) reasons[index]!.Item = error.item;

@@ -137,6 +137,15 @@ export class TransactionCanceledException extends DynamoDbError {
   }
 }
 
+/** A PartiQL INSERT of a key that exists (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.insert.html). */
+export class DuplicateItemException extends DynamoDbError {
+  override readonly name = 'DuplicateItemException';
+  readonly prefix = ErrorPrefix.dynamodb;
+  constructor(message = 'Duplicate primary key exists in table') {
+    super(message);
+  }
+}
+
 export class TransactionConflictException extends DynamoDbError {
   override readonly name = 'TransactionConflictException';
   readonly prefix = ErrorPrefix.dynamodb;

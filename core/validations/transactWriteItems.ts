@@ -86,6 +86,11 @@ export interface PreparedAction {
   request: ActionBase & { Item?: AttributeMap; Key?: AttributeMap };
   condition: ConditionExpression | undefined;
   update: UpdatePlan | undefined;
+  /**
+   * A PartiQL INSERT (ExecuteTransaction): its failed `attribute_not_exists` condition is a
+   * duplicate key, reported as a ValidationError (docs/partiql.md §4.3).
+   */
+  duplicateOnConditionFailure?: boolean;
 }
 
 export interface PreparedTransactWrite {

@@ -101,6 +101,7 @@ export class Persistence {
   private readonly loggedTokens = new WeakSet<object>();
   private readonly hookedRegions = new Set<string>();
   private readonly detach: (() => void)[] = [];
+  private readonly snapshotListeners: ((lsn: number) => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private closed: Promise<void> | undefined;
   private recovered!: RecoveryReport;
@@ -174,6 +175,14 @@ export class Persistence {
     return { writes: this.wal.writes, fsyncs: this.wal.fsyncs };
   }
 
+  /**
+   * Calls `listener` as a snapshot of `lsn` starts, while the state is the snapshot's: components
+   * with files of their own save what goes with it (docs/backups.md §8).
+   */
+  onSnapshot(listener: (lsn: number) => void): void {
+    this.snapshotListeners.push(listener);
+  }
+
   /** A path in the data directory for other components' files (its parent directory exists). */
   resolve(...parts: string[]): string {
     return this.directory.resolve(...parts);
@@ -240,7 +249,9 @@ export class Persistence {
     input: Record<string, unknown>,
     context: RequestContext,
   ): Promise<void> | undefined => {
-    if (target === 'DynamoDB_20120810.TransactWriteItems' && typeof input.ClientRequestToken === 'string') {
+    const remembersToken =
+      target === 'DynamoDB_20120810.TransactWriteItems' || target === 'DynamoDB_20120810.ExecuteTransaction';
+    if (remembersToken && typeof input.ClientRequestToken === 'string') {
       // Regions are hooked on their first commit; a transaction that changed nothing in a region
       // never written before is caught here.
       const region = this.engine.region(context.accountId, context.region);
@@ -392,6 +403,7 @@ export class Persistence {
     this.seal();
     const lsn = this.wal.appendedLsn;
     if (lsn === this.lastSnapshotLsn) return undefined;
+    for (const listener of this.snapshotListeners) listener(lsn);
     const job = new SnapshotJob(
       { engine: this.engine, changeLog: this.changeLog, checkpoints: this.checkpointMap },
       lsn,
