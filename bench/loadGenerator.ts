@@ -191,3 +191,63 @@ export function jsonRequest(port: number, operation: string, bodyPattern: string
   }
   return { bytes: Buffer.concat([headBytes, body]), fields };
 }
+
+export interface PacedResult {
+  readonly opsPerSecond: number;
+  /** Latency of each measured request (send → whole response), ms, ascending. */
+  readonly latenciesMs: number[];
+  readonly failures: number;
+}
+
+/**
+ * An open loop: requests leave at `rate` per second in total, spread over `concurrency`
+ * connections (a connection whose answer is late holds its next request, so the rate is a
+ * ceiling); answers the latency of each request sent inside the measured window.
+ */
+export async function runPaced(options: LoadOptions & { readonly rate: number }): Promise<PacedResult> {
+  const connections = await Promise.all(
+    Array.from({ length: options.concurrency }, () => Connection.open(options.port)),
+  );
+  const begin = performance.now();
+  const startAt = begin + options.warmupMs;
+  const endAt = startAt + options.durationMs;
+  const latencies: number[] = [];
+  let sequence = 0;
+  let failures = 0;
+  let counted = 0;
+  await Promise.all(
+    connections.map(
+      (connection) =>
+        new Promise<void>((resolve) => {
+          const template = options.template();
+          const next = () => {
+            const now = performance.now();
+            if (now >= endAt) {
+              resolve();
+              return;
+            }
+            // Due: the request numbered `sequence` leaves at begin + sequence / rate.
+            const due = begin + (sequence * 1000) / options.rate;
+            if (due > now) {
+              setTimeout(next, Math.max(0, due - now - 0.5));
+              return;
+            }
+            patch(template, options.values(sequence++));
+            const sent = performance.now();
+            connection.send(template.bytes, (status) => {
+              if (sent >= startAt && sent < endAt) {
+                latencies.push(performance.now() - sent);
+                counted++;
+                if (status !== 200) failures++;
+              }
+              next();
+            });
+          };
+          next();
+        }),
+    ),
+  );
+  for (const connection of connections) connection.close();
+  latencies.sort((a, b) => a - b);
+  return { opsPerSecond: counted / (options.durationMs / 1000), latenciesMs: latencies, failures };
+}

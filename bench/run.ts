@@ -20,6 +20,7 @@ const benches: { file: string; title: string }[] = [
   { file: 'workload', title: 'workloads over HTTP: GSIs, streams with handlers, TTL' },
   { file: 'persistence', title: 'persistence' },
   { file: 'backup', title: 'backups, exports, imports, PITR' },
+  { file: 'console', title: 'the event-flow console' },
   { file: 'startup', title: 'startup (the installed package)' },
 ];
 

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageBundleOptions } from './bundleOptions.mjs';
+import { consoleBundleOptions, packageBundleOptions } from './bundleOptions.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -23,10 +23,14 @@ export const STAMP = '.bundled';
  */
 export async function bundlePackage(root = ROOT) {
   const { build } = await import('esbuild');
-  const result = await build({ ...packageBundleOptions, absWorkingDir: root, write: false });
+  const [result, consoleResult] = await Promise.all([
+    build({ ...packageBundleOptions, absWorkingDir: root, write: false }),
+    build({ ...consoleBundleOptions, absWorkingDir: root, write: false }),
+  ]);
   const outDir = join(root, packageBundleOptions.outdir);
   mkdirSync(outDir, { recursive: true });
-  for (const file of result.outputFiles) {
+  mkdirSync(join(root, consoleBundleOptions.outdir), { recursive: true });
+  for (const file of [...result.outputFiles, ...consoleResult.outputFiles]) {
     let current;
     try {
       current = readFileSync(file.path);
@@ -48,7 +52,7 @@ async function buildPackage() {
   // What the package ships starts empty: no chunk of an earlier build, no declaration of a
   // deleted source. (The other folders, e.g. dist/functions from `npm run build:functions`, stay.)
   for (const name of readdirSync(outDir, { withFileTypes: true }).map((entry) => entry.name)) {
-    if (/\.(js|map)$/.test(name) || name === 'types' || name === STAMP)
+    if (/\.(js|map)$/.test(name) || name === 'types' || name === 'console' || name === STAMP)
       rmSync(join(outDir, name), { recursive: true });
   }
   await bundlePackage(ROOT);

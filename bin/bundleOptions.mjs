@@ -41,3 +41,19 @@ export const packageBundleOptions = {
   sourcemap: 'linked',
   logLevel: 'silent',
 };
+
+/**
+ * The event-flow console's front end (infra/console/ui/), for the browser: dist/console/app.js
+ * and style.css, which the console serves from the installed package (infra/console/assets.ts
+ * builds the same files in memory when eddy runs from its sources).
+ */
+export const consoleBundleOptions = {
+  entryPoints: { app: 'infra/console/ui/main.ts', style: 'infra/console/ui/style.css' },
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  outdir: 'dist/console',
+  logLevel: 'silent',
+};

@@ -159,6 +159,7 @@ export function createProgram(io: CliIo): Command {
       'Host names served besides localhost while bound to loopback, comma-separated, or "*"',
       parseAllowedHosts,
     )
+    .option('--no-console', 'do not serve the event-flow console at /_eddy/console (docs/console.md)')
     .option('--access-key-id <id>', 'verify SigV4 signatures: the accepted key id (with --secret-access-key)')
     .option('--secret-access-key <secret>', 'verify SigV4 signatures: the secret of --access-key-id')
     .option(

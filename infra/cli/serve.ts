@@ -6,7 +6,7 @@ import { BindingError, runsLocally } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { describeBackfill } from '../functions/gsiMaintainer.js';
 import type { CorsSetting } from '../host/cors.js';
-import type { AllowedHosts } from '../host/hostCheck.js';
+import { type AllowedHosts, isLoopbackAddress } from '../host/hostCheck.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '../host/server.js';
@@ -60,6 +60,8 @@ export interface ServeOptions {
   readonly acceptDataLoss?: boolean;
   /** Rebuild (esbuild) and reload the project's handlers when their files change. */
   readonly watch?: boolean;
+  /** `false` (`--no-console`): no event-flow console at /_eddy/console. */
+  readonly console?: boolean;
 }
 
 /** A running `eddy serve`. */
@@ -195,6 +197,9 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       await stack.close();
       throw error;
     });
+  // The console is for this machine's browser: served only while bound to loopback (docs/console.md).
+  const consoleUrl =
+    options.console !== false && isLoopbackAddress(address.host) ? stack.openConsole() : undefined;
   const storage =
     persistence === undefined
       ? 'in memory'
@@ -210,6 +215,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     storage,
     functions: functionLines(stack),
     watching: watcher !== undefined,
+    consoleUrl,
   });
   logger.info({ url: address.url, region, accountId, config: configFile ?? null }, 'listening');
   const close = async () => {
@@ -294,6 +300,7 @@ interface BannerFacts {
   readonly storage: string;
   readonly functions: readonly string[];
   readonly watching: boolean;
+  readonly consoleUrl: string | undefined;
 }
 
 function printBanner(print: (line: string) => void, address: BoundAddress, facts: BannerFacts): void {
@@ -310,6 +317,7 @@ function printBanner(print: (line: string) => void, address: BoundAddress, facts
   for (const line of facts.notices) print(`  ${line}`);
   if (facts.watching)
     print('  watching handlers and the stack file: a change rebuilds and reloads what it touches');
+  if (facts.consoleUrl !== undefined) print(`  console ${facts.consoleUrl}`);
   print('');
   print('Try it (any credentials are accepted):');
   const credentials = 'AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local';

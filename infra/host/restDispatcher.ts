@@ -175,6 +175,13 @@ export class RestDispatcher {
 }
 
 function toWire(answer: RestAnswer, requestId: string, cors: string | undefined): WireResponse {
+  if (answer.stream !== undefined) {
+    // A streamed body has no length: it ends when the stream does.
+    const headers = ['x-amzn-RequestId', answer.requestId ?? requestId];
+    headers.push('Content-Type', answer.contentType ?? PLAIN_JSON, ...(answer.headers ?? []));
+    if (cors !== undefined) allowOrigin(headers, cors);
+    return { statusCode: answer.status, headers, body: Buffer.alloc(0), stream: answer.stream };
+  }
   const body =
     answer.body === undefined
       ? Buffer.alloc(0)

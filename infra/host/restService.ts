@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../core/operation.js';
+import type { ResponseStreamer } from './wire.js';
 
 /**
  * A REST API the host answers beside the JSON 1.0 ones: an operation is chosen by method and
@@ -74,6 +75,8 @@ export interface RestAnswer {
   readonly contentType?: string;
   /** Overrides `x-amzn-RequestId` (e.g. an invocation answers with its own request id). */
   readonly requestId?: string;
+  /** A body that goes on after the head (server-sent events); `body` is then not sent. */
+  readonly stream?: ResponseStreamer;
 }
 
 interface CompiledRoute {

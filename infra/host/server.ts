@@ -20,6 +20,7 @@ import {
   jsonResponse,
   newRequestId,
   PLAIN_JSON,
+  type ResponseStreamer,
   type WireRequest,
   type WireResponse,
 } from './wire.js';
@@ -95,6 +96,8 @@ export class EddyServer {
   private pending: (ServerResponse | WireResponse)[] = [];
   private spare: (ServerResponse | WireResponse)[] = [];
   private readonly flushPending = () => this.flush();
+  /** Streamed responses still open (server-sent events): `close()` ends them. */
+  private readonly streams = new Set<ServerResponse>();
 
   constructor(options: ServerOptions) {
     this.pipeline = new RequestPipeline(options);
@@ -187,6 +190,8 @@ export class EddyServer {
         clearTimeout(timer);
         resolve();
       });
+      // A live feed never finishes on its own: end it, or close() would wait for the timeout.
+      for (const response of this.streams) response.end();
       // Sockets between requests close now; busy ones close after their response (see `write`).
       this.http.closeIdleConnections();
     });
@@ -272,7 +277,25 @@ export class EddyServer {
     if (response.destroyed) return;
     const headers = this.closing === undefined ? wire.headers : [...wire.headers, 'Connection', 'close'];
     response.writeHead(wire.statusCode, STATUS_CODES[wire.statusCode], headers);
-    response.end(wire.body);
+    if (wire.stream !== undefined && this.closing === undefined) this.openStream(response, wire.stream);
+    else response.end(wire.body);
+  }
+
+  /** Hands a streamed response's open body to its writer (`WireResponse.stream`). */
+  private openStream(response: ServerResponse, streamer: ResponseStreamer): void {
+    this.streams.add(response);
+    response.once('close', () => this.streams.delete(response));
+    response.flushHeaders();
+    streamer({
+      write: (chunk) => !response.writableEnded && response.write(chunk),
+      get ready() {
+        return !response.writableEnded && !response.writableNeedDrain;
+      },
+      end: () => response.end(),
+      onClose: (listener) => {
+        response.once('close', listener);
+      },
+    });
   }
 
   /** The pipeline never throws; this is the last guard so a bug can never crash the server. */

@@ -33,6 +33,30 @@ export interface WireResponse {
   readonly statusCode: number;
   readonly headers: string[];
   readonly body: Buffer;
+  /**
+   * A response that goes on after its head (server-sent events, the console's live feed): the
+   * server writes the head, then hands the open response to this; `body` is ignored. Over HTTP
+   * only (the in-process client answers the head alone).
+   */
+  readonly stream?: ResponseStreamer;
+}
+
+/** Writes a long-lived response's body (`WireResponse.stream`). */
+export type ResponseStreamer = (out: ResponseStream) => void;
+
+/** The open body of a streamed response. */
+export interface ResponseStream {
+  /** Writes a chunk; false: the socket's buffer is full. */
+  write(chunk: string): boolean;
+  /**
+   * False while the client has not read what was written (the socket's buffer is full): a writer
+   * skips work rather than pile up bytes for a client that does not read.
+   */
+  readonly ready: boolean;
+  /** Ends the response. */
+  end(): void;
+  /** Runs once when the response ends (the client left, `end()`, or the server closes). */
+  onClose(listener: () => void): void;
 }
 
 export const JSON_1_0 = 'application/x-amz-json-1.0';

@@ -8,9 +8,12 @@ import { StreamsService } from '../../streams/streamsApi/streamsService.js';
 import { attachBuckets, BackupStore } from '../backups/index.js';
 import { bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
+import { CONSOLE_PATH, type ConsoleService, consoleService } from '../console/index.js';
+import { stackConsoleSources } from '../console/stackSources.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import { describeBackfill, type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
+import { isLoopbackAddress } from '../host/hostCheck.js';
 import { createLocalClient } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { RequestPipeline } from '../host/pipeline.js';
@@ -405,6 +408,27 @@ export class LocalStack {
     // Worker threads copied the environment when they were defined: define them again.
     this.project.redefineWorkers();
     return address;
+  }
+
+  private console: ConsoleService | undefined;
+
+  /**
+   * Serves the event-flow console (docs/console.md) at `<url>/_eddy/console` on the server
+   * `listen` started; `advance` gives it a virtual clock's buttons (the test kit). Answers the
+   * page's URL. Loopback only: refused when the server is bound to another interface.
+   */
+  openConsole(advance?: (ms: number) => Promise<void>): string {
+    const server = this.server;
+    const address = server?.address;
+    if (server === undefined || address === undefined)
+      throw new Error('listen() first: the console is served over HTTP');
+    if (!isLoopbackAddress(address.host))
+      throw new Error(`The console is served on loopback only, not on ${address.host}`);
+    if (this.console === undefined) {
+      this.console = consoleService(stackConsoleSources(this, advance));
+      server.registerRestService(this.console);
+    }
+    return `${address.url}${CONSOLE_PATH}`;
   }
 
   /** The HTTP server, once `listen` has been called. */

@@ -162,6 +162,16 @@ export class TestStack {
     this.stack.reset();
   }
 
+  /**
+   * Serves the stack on a loopback port (when `endpoint` did not already) with the event-flow
+   * console (docs/console.md), whose clock buttons advance this stack's virtual clock. Answers
+   * the console's URL, to open in a browser.
+   */
+  async openConsole(): Promise<string> {
+    if (this.endpoint === undefined) this.endpoint = (await this.stack.listen({ port: 0 })).url;
+    return this.stack.openConsole((ms) => this.advance(ms));
+  }
+
   async close(): Promise<void> {
     await this.stack.close();
   }

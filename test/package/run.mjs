@@ -1,7 +1,8 @@
 // `npm run test:package`: eddy as its users get it. Packs the package (`prepack` builds dist/),
 // installs the tarball into one temporary project (one install, shared by every scenario), and
 // runs there what a user would: a plain Node ES module, a CommonJS script, the votes example's
-// vitest tests, the jest example's tests, `npx eddy serve` answering a real DynamoDBClient, and
+// vitest tests, the jest example's tests, `npx eddy serve` answering a real DynamoDBClient (and
+// serving the console), and
 // `tsc --noEmit` of a TypeScript consumer with moduleResolution node16 and bundler.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -73,6 +74,8 @@ try {
         'dist/cli.js',
         'dist/testing.js',
         'dist/types/infra/testing/index.d.ts',
+        'dist/console/app.js',
+        'dist/console/style.css',
         'package.json',
         'README.md',
       ])
@@ -165,6 +168,13 @@ try {
       await client.send(new PutItemCommand({ TableName: 'Demo', Item: { ...Key, name: { S: 'Ada' } } }));
       const { Item } = await client.send(new GetItemCommand({ TableName: 'Demo', Key }));
       if (Item?.name?.S !== 'Ada') throw new Error(`GetItem: ${JSON.stringify(Item)}`);
+      // The console, its front end as the package ships it built (dist/console/).
+      const page = await fetch(`${url}/_eddy/console`);
+      if (page.status !== 200 || !(await page.text()).includes('eddy-console-token'))
+        throw new Error(`GET /_eddy/console answered ${page.status}`);
+      const script = await fetch(`${url}/_eddy/console/app.js`);
+      if (script.status !== 200 || (await script.text()).length < 1000)
+        throw new Error(`GET /_eddy/console/app.js answered ${script.status}`);
     } finally {
       client.destroy();
       process.kill(-server.pid, 'SIGTERM');
