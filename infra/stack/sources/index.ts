@@ -10,6 +10,7 @@ import {
   type StackSource,
   TemplateError,
 } from './stackDefinition.js';
+import { findTerraform, isTerraformPath } from './terraform/paths.js';
 
 /**
  * Where a stack comes from (docs/templates.md §2): `--config` (an eddy config), `--template` (a file or
@@ -42,7 +43,18 @@ const serverlessSource: StackSource = {
   load: async (path, options) => (await import('./serverless/index.js')).loadServerless(path, options),
 };
 
-export const TEMPLATE_SOURCES: readonly StackSource[] = [cloudFormationSource, cdkSource, serverlessSource];
+const terraformSource: StackSource = {
+  format: 'terraform',
+  find: findTerraform,
+  load: async (path, options) => (await import('./terraform/index.js')).loadTerraform(path, options),
+};
+
+export const TEMPLATE_SOURCES: readonly StackSource[] = [
+  cloudFormationSource,
+  cdkSource,
+  serverlessSource,
+  terraformSource,
+];
 
 export interface StackRequest extends LoadStackOptions {
   /** `--config <file>`; `false` is `--no-config` (no stack file at all: the demo). */
@@ -98,6 +110,7 @@ function sourceOfPath(path: string, request: StackRequest): StackSource {
   if (isEddyConfigFile(path)) return eddyConfigSource;
   if (isCdkPath(path)) return cdkSource;
   if (isServerlessFile(path)) return serverlessSource;
+  if (isTerraformPath(path)) return terraformSource;
   return cloudFormationSource;
 }
 
