@@ -167,6 +167,7 @@ functions:
       - schedule:
           rate: [rate(1 hour), rate(2 hours)]
           enabled: false
+          input: { report: hourly }
 custom:
   streamArn: arn:aws:dynamodb:us-east-1:000000000000:table/Things/stream/2026-01-01T00:00:00.000
 resources:
@@ -201,8 +202,8 @@ resources:
         },
       },
       { stream: { table: 'Things', StartingPosition: 'TRIM_HORIZON', BatchSize: 10, Enabled: true } },
-      { schedule: { rate: 'rate(1 hour)', Enabled: false } },
-      { schedule: { rate: 'rate(2 hours)', Enabled: false } },
+      { schedule: { rate: 'rate(1 hour)', Enabled: false, Input: '{"report":"hourly"}' } },
+      { schedule: { rate: 'rate(2 hours)', Enabled: false, Input: '{"report":"hourly"}' } },
     ]);
   });
 

@@ -137,6 +137,18 @@ describe('finding and reading a Terraform configuration', () => {
     ]);
   });
 
+  it('comes after the other formats in a folder that has several; a .tf file names its folder', async () => {
+    const folder = configuration({
+      'main.tf': TABLE('from-terraform'),
+      'serverless.yml': 'service: s\n',
+    });
+    expect((await loadStack({ cwd: folder }))!.origin.format).toBe('serverless');
+    expect((await loadStack({ cwd: folder, template: '.' }))!.origin.format).toBe('serverless');
+    const chosen = (await loadStack({ cwd: folder, template: 'main.tf' }))!;
+    expect(chosen.origin).toMatchObject({ format: 'terraform', file: folder, discovered: false });
+    expect(chosen.config.tables?.map((table) => table.TableName)).toEqual(['from-terraform']);
+  });
+
   it('takes variables from terraform.tfvars, *.auto.tfvars, --var-file and --var, later winning', async () => {
     const folder = configuration({
       'main.tf': `
@@ -376,6 +388,44 @@ ${extra}`;
       expect(stack.invocations('on-order')).toHaveLength(2);
     } finally {
       watcher?.close();
+      await stack.close();
+    }
+  });
+});
+
+describe("a schedule target's input", () => {
+  it('is the event the function gets, in place of the Scheduled Event', async () => {
+    const folder = configuration({
+      'main.tf': `
+resource "aws_lambda_function" "report" {
+  function_name = "report"
+  filename      = "src.zip"
+  handler       = "nightly.handler"
+  runtime       = "nodejs22.x"
+}
+data "archive_file" "src" {
+  type        = "zip"
+  source_dir  = "src"
+  output_path = "src.zip"
+}
+resource "aws_cloudwatch_event_rule" "daily" {
+  name                = "daily"
+  schedule_expression = "rate(1 day)"
+}
+resource "aws_cloudwatch_event_target" "report" {
+  rule  = aws_cloudwatch_event_rule.daily.name
+  arn   = aws_lambda_function.report.arn
+  input = jsonencode({ report = "daily", detail-type = "Report" })
+}
+`,
+    });
+    const stack = await startStack({ template: folder });
+    try {
+      await stack.advance('1d');
+      expect(stack.invocations('report').map((invocation) => invocation.event)).toEqual([
+        { 'detail-type': 'Report', report: 'daily' },
+      ]);
+    } finally {
       await stack.close();
     }
   });

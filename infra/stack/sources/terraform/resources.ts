@@ -269,7 +269,14 @@ function scheduleBinding(
     notices.push(`${label}: schedule ${expression} is not run (eddy runs rate() schedules)`);
     return undefined;
   }
-  if (input !== undefined)
-    notices.push(`${label}: the schedule's input is not passed (the function gets the Scheduled Event)`);
-  return { schedule: { rate: expression.trim(), Enabled: enabled } };
+  // The target's input is the event the function gets (JSON text, jsonencode's).
+  const text =
+    input === undefined || input === null || typeof input === 'string' ? input : JSON.stringify(input);
+  return {
+    schedule: {
+      rate: expression.trim(),
+      Enabled: enabled,
+      ...(typeof text === 'string' ? { Input: text } : {}),
+    },
+  };
 }
