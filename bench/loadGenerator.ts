@@ -86,6 +86,8 @@ export interface LoadOptions {
   readonly values: (n: number) => readonly number[];
   readonly warmupMs: number;
   readonly durationMs: number;
+  /** When given, each measured response's latency (ms, send → whole response) is pushed here. */
+  readonly latencies?: number[];
 }
 
 export interface LoadResult {
@@ -101,11 +103,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const endAt = startAt + options.durationMs;
   let counted = 0;
   let failures = 0;
-  await drive(options, (status) => {
+  const latencies = options.latencies;
+  await drive(options, (status, sentAt) => {
     const now = performance.now();
     if (now >= startAt && now < endAt) {
       counted++;
       if (status !== 200) failures++;
+      latencies?.push(now - sentAt);
     }
     return now < endAt;
   });
@@ -125,10 +129,13 @@ export async function sendCount(
   return failures;
 }
 
-/** Each connection sends, waits for the answer, and sends again while `onResponse` says so. */
+/**
+ * Each connection sends, waits for the answer, and sends again while `onResponse` (given the
+ * status and the `performance.now()` the request was sent at) says so.
+ */
 async function drive(
   options: Pick<LoadOptions, 'port' | 'concurrency' | 'template' | 'values'>,
-  onResponse: (status: number) => boolean,
+  onResponse: (status: number, sentAt: number) => boolean,
 ): Promise<void> {
   const connections = await Promise.all(
     Array.from({ length: options.concurrency }, () => Connection.open(options.port)),
@@ -141,8 +148,9 @@ async function drive(
           const template = options.template();
           const next = () => {
             patch(template, options.values(sequence++));
+            const sentAt = performance.now();
             connection.send(template.bytes, (status) => {
-              if (onResponse(status)) next();
+              if (onResponse(status, sentAt)) next();
               else resolve();
             });
           };

@@ -17,7 +17,9 @@ const benches: { file: string; title: string }[] = [
   { file: 'mappings', title: 'event source mappings' },
   { file: 'archive', title: 'archival' },
   { file: 'gsi', title: 'global secondary indexes' },
+  { file: 'workload', title: 'workloads over HTTP: GSIs, streams with handlers, TTL' },
   { file: 'persistence', title: 'persistence' },
+  { file: 'backup', title: 'backups, exports, imports, PITR' },
   { file: 'startup', title: 'startup (the installed package)' },
 ];
 

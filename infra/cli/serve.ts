@@ -1,6 +1,7 @@
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseDuration } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
+import { ARCHIVE_CREDENTIALS_ENVIRONMENT } from '../archive/binding.js';
 import { BindingError, runsLocally } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { describeBackfill } from '../functions/gsiMaintainer.js';
@@ -52,6 +53,10 @@ export interface ServeOptions extends FormatCliOptions {
   readonly snapshotLogSize?: number;
   /** With `dataDir`: snapshot at least this often while writes happen, in ms (default 1 h). */
   readonly snapshotInterval?: number;
+  /** Exports and imports: a folder of buckets (default `<data dir>/buckets` or `.eddy/buckets`). */
+  readonly bucketsDir?: string;
+  /** Exports and imports: an S3 endpoint instead (credentials as the archive sink takes them). */
+  readonly s3Endpoint?: string;
   /** With `dataDir`: start from what is left of a log that lost written records. */
   readonly acceptDataLoss?: boolean;
   /** Rebuild (esbuild) and reload the project's handlers when their files change. */
@@ -120,11 +125,16 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       logger,
       // Function logs as CloudWatch shows them, each line prefixed with its function's name.
       functionLogs: (functionName, line) => io.print(`${functionName} | ${line}`),
+      // Nothing reads a server's invocation logs (`invocations(name)` is the in-process API):
+      // its lines are printed above, and a kept log would hold the last 1000 events of each
+      // function in memory (bench/workload.ts: stream with a handler).
+      invocationLogLimit: 0,
       // A handler that does not load stops the start; under --watch, its function waits for a fix.
       missingHandlers: options.watch === true ? 'wait' : 'fail',
       // A GSI added to a table with items is built in the background: say how far it is.
       onBackfill: (progress) => io.print(`gsi-maintainer | ${describeBackfill(progress)}`),
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
+      ...bucketsOptions(options, io.cwd),
     });
   } catch (error) {
     if (definition !== undefined && error instanceof TableSetupError)
@@ -210,6 +220,27 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     await stack.close();
   };
   return { stack, server: stack.httpServer!, engine, address, logger, persistence, close };
+}
+
+/** `--buckets-dir` or `--s3-endpoint` (S3 keys from EDDY_ARCHIVE_ACCESS_KEY_ID/..., as the archive's). */
+function bucketsOptions(options: ServeOptions, cwd: string) {
+  if (options.s3Endpoint !== undefined) {
+    const env = process.env;
+    const accessKeyId = env[ARCHIVE_CREDENTIALS_ENVIRONMENT.accessKeyId];
+    const secretAccessKey = env[ARCHIVE_CREDENTIALS_ENVIRONMENT.secretAccessKey];
+    return {
+      buckets: {
+        s3: {
+          endpoint: options.s3Endpoint,
+          ...(accessKeyId !== undefined && secretAccessKey !== undefined
+            ? { credentials: { accessKeyId, secretAccessKey } }
+            : {}),
+        },
+      },
+    };
+  }
+  if (options.bucketsDir !== undefined) return { buckets: { directory: resolve(cwd, options.bucketsDir) } };
+  return {};
 }
 
 /** The file a stack came from, as the request that reads it again names it. */

@@ -66,6 +66,8 @@ export interface LocalFunctionEnvironment {
   readonly region: string;
   /** Where log lines go as they are written (`eddy serve` prints them); they are also kept per invocation. */
   readonly logSink?: (functionName: string, line: string) => void;
+  /** Invocations the log keeps when the definition does not say (default 1000). */
+  readonly logLimit?: number;
   /**
    * Sets an in-process function's environment variables in `process.env` (default: assigns
    * them); the local stack passes its own, which it undoes when it closes.
@@ -105,7 +107,7 @@ export class LocalFunction implements MappedFunction {
     this.functionArn = `arn:aws:lambda:${environment.region}:${environment.accountId}:function:${definition.name}`;
     this.timeoutMs = (definition.timeout ?? 3) * 1000;
     this.memory = definition.memorySize ?? 128;
-    this.log = new InvocationLog(definition.logLimit);
+    this.log = new InvocationLog(definition.logLimit ?? environment.logLimit);
     if (definition.handler !== undefined)
       this.handlerPromise = Promise.resolve(definition.handler as LambdaHandler);
     if (definition.isolation !== 'worker' && definition.environment !== undefined) {
@@ -189,7 +191,12 @@ export class LocalFunction implements MappedFunction {
     // The engine clock's time, as every other time eddy shows (virtual in the test kit).
     const write = (level: LogLevel, message: string) =>
       emit(formatLogLine(clock.now(), requestId, level, message));
-    emit(startLine(requestId));
+    // Nothing keeps the lines of a function without an invocation log or a sink (the
+    // gsi-maintainer): it runs without them, and without the console scope that would route its
+    // output into them. That scope is an AsyncLocalStorage, and once one is entered Node 20 runs
+    // async hooks on every promise and callback of the process, requests included.
+    const observed = this.log.limit > 0 || sink !== undefined;
+    if (observed) emit(startLine(requestId));
     this.running++;
     let outcome: WorkerOutcome;
     try {
@@ -200,7 +207,7 @@ export class LocalFunction implements MappedFunction {
         outcome =
           this.pool !== undefined
             ? await this.inWorker(event, requestId, write)
-            : await this.inProcess(event, requestId, startedAt, write);
+            : await this.inProcess(event, requestId, startedAt, observed ? write : undefined);
       }
     } finally {
       this.running--;
@@ -209,12 +216,14 @@ export class LocalFunction implements MappedFunction {
     // clock the wall time it took says nothing about that.
     const durationMs = isTimeout(outcome) ? this.timeoutMs : performance.now() - started;
     // The runtime logs a failed invocation's error as an ERROR line (Lambda's "Invoke Error").
-    if (!outcome.ok) {
-      const { errorType, errorMessage } = outcome.error;
-      write('ERROR', `Invoke Error \t${JSON.stringify({ errorType, errorMessage })}`);
+    if (observed) {
+      if (!outcome.ok) {
+        const { errorType, errorMessage } = outcome.error;
+        write('ERROR', `Invoke Error \t${JSON.stringify({ errorType, errorMessage })}`);
+      }
+      emit(endLine(requestId));
+      emit(reportLine(requestId, durationMs, this.memory));
     }
-    emit(endLine(requestId));
-    emit(reportLine(requestId, durationMs, this.memory));
     const entry: InvocationLogEntry = outcome.ok
       ? {
           requestId,
@@ -246,7 +255,7 @@ export class LocalFunction implements MappedFunction {
     event: unknown,
     requestId: string,
     startedAt: number,
-    write: (level: LogLevel, message: string) => void,
+    write: ((level: LogLevel, message: string) => void) | undefined,
   ): Promise<WorkerOutcome> {
     const clock = this.environment.clock;
     let handler: LambdaHandler;
@@ -275,7 +284,8 @@ export class LocalFunction implements MappedFunction {
       const cancel = startTimeout(clock, this.timeoutMs, () =>
         resolve({ ok: false, error: timedOut(this.timeoutMs) }),
       );
-      inInvocation(requestId, write, () => runHandler(handler, event, context)).then(
+      const run = () => runHandler(handler, event, context);
+      (write === undefined ? run() : inInvocation(requestId, write, run)).then(
         (result) => {
           cancel();
           resolve({ ok: true, result });

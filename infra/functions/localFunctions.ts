@@ -9,6 +9,15 @@ export interface LocalFunctionsOptions {
   readonly region?: string;
   /** Where the functions' log lines go as they are written (they are kept per invocation too). */
   readonly logSink?: (functionName: string, line: string) => void;
+  /**
+   * Invocations each function's log keeps, unless its definition says (default 1000). An entry
+   * holds its event by reference, so a kept log holds the last 1000 events' records and images:
+   * under load they outlive the young generation and every one is promoted and collected again.
+   * Measured (PutItem overwrites over HTTP at 16 clients into `eddy serve`, a no-op handler on
+   * the table's NEW_AND_OLD_IMAGES stream; the load generator in the same process, 6 alternating
+   * phases of 3,000 requests each way): GC pauses 75 → 26 µs per request, CPU 177 → 154 µs.
+   */
+  readonly logLimit?: number;
   /** Sets in-process functions' environment variables (`LocalFunctionEnvironment.setEnvironment`). */
   readonly setEnvironment?: (variables: Readonly<Record<string, string>>) => void;
 }
@@ -51,6 +60,7 @@ export class LocalFunctions implements FunctionResolver {
       accountId: this.accountId,
       region: this.region,
       ...(this.options.logSink === undefined ? {} : { logSink: this.options.logSink }),
+      ...(this.options.logLimit === undefined ? {} : { logLimit: this.options.logLimit }),
       ...(this.options.setEnvironment === undefined ? {} : { setEnvironment: this.options.setEnvironment }),
     });
   }

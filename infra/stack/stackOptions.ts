@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.js';
+import type { BucketsOptions } from '../backups/index.js';
 import type { BackfillProgress } from '../functions/gsiMaintainer.js';
 import type { Logger } from '../host/logger.js';
 import type { Durability } from '../persistence/index.js';
@@ -39,10 +40,21 @@ export interface StackOptions {
    */
   readonly functionLogs?: (functionName: string, line: string) => void;
   /**
+   * Invocations each function's log keeps for `invocations(name)` (default 1000). A server
+   * nobody inspects in process (`eddy serve`) keeps none: see `LocalFunctionsOptions.logLimit`.
+   */
+  readonly invocationLogLimit?: number;
+  /**
    * Keep everything in a data directory (`eddy serve --data-dir`): tables, streams, mapping
    * checkpoints and destinations survive restarts. Needs the system clock.
    */
   readonly dataDir?: DataDirOptions;
+  /**
+   * Where ExportTableToPointInTime writes and ImportTable reads: a folder holding one sub-folder
+   * per bucket (default `<data dir>/buckets`, or `.eddy/buckets` under the base directory), or an
+   * S3 endpoint (docs/backups.md §6).
+   */
+  readonly buckets?: BucketsOptions;
   /** Where handlers with build settings are bundled (default `<baseDirectory>/.eddy/build`). */
   readonly buildDirectory?: string;
 }

@@ -109,6 +109,32 @@ describe('local functions', () => {
     expect(fn.log.total).toBe(10);
   });
 
+  it('keeps no log when the functions are told so (a server), and still prints every line', async () => {
+    const printed: string[] = [];
+    const functions = new LocalFunctions({
+      clock: new VirtualClock(),
+      logLimit: 0,
+      logSink: (_name, line) => printed.push(line),
+    });
+    const fn = functions.define({
+      name: 'f',
+      handler: async (event: number) => {
+        console.log(`got ${event}`);
+        return event;
+      },
+    });
+    const kept = functions.define({ name: 'kept', logLimit: 2, handler: async (event: number) => event });
+    for (let i = 0; i < 3; i++) {
+      expect(await fn.invoke(i)).toMatchObject({ status: 'ok', payload: i });
+      await kept.invoke(i);
+    }
+    expect(fn.invocations).toEqual([]);
+    expect(fn.log.total).toBe(3);
+    expect(printed.filter((line) => line.endsWith('\tINFO\tgot 2'))).toHaveLength(1);
+    // A definition's own limit wins.
+    expect(kept.invocations.map((entry) => entry.event)).toEqual([1, 2]);
+  });
+
   it('loads a TypeScript handler module through tsx, and an esbuild bundle', async () => {
     const functions = new LocalFunctions({ clock: new VirtualClock() });
     const ts = functions.define({ name: 'ts', module: TS_HANDLER });

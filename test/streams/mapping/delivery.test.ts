@@ -50,6 +50,22 @@ describe('event shape and batching (docs/streams-and-lambda.md §2.2, §2.1.1, �
     expect(record.eventID).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('reads the writes of one turn of the event loop together, in order (a server answers many requests per turn)', async () => {
+    const f = mappingFixture();
+    const { events, handler } = recorder();
+    f.map({ name: 'fn', handler });
+    // As requests answered in one poll of the sockets: each write ends its own task.
+    for (let i = 0; i < 10; i++) {
+      f.put(`k${i}`);
+      await undefined;
+    }
+    await f.engine.settled();
+    // The first is read at once (commit-to-invocation latency), the rest when the turn ends:
+    // read one by one, each would cost a whole invocation.
+    expect(events.map((event) => event.Records.length)).toEqual([1, 9]);
+    expect(events.flatMap(keysOf)).toEqual(Array.from({ length: 10 }, (_, i) => `k${i}`));
+  });
+
   it('docs/streams-and-lambda.md §2.1.1 honours BatchSize, docs/streams-and-lambda.md §2.1.2 window 0 invokes with what is available', async () => {
     const f = mappingFixture();
     const { events, handler } = recorder();
