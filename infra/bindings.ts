@@ -45,6 +45,8 @@ export interface ScheduleBinding {
   /** The EventBridge schedule expression of the same rate, e.g. `rate(5 minutes)`. */
   readonly expression: string;
   readonly enabled: boolean;
+  /** The target's `Input` (JSON text): the event instead of the Scheduled Event. */
+  readonly input?: string;
 }
 
 export class BindingError extends Error {
@@ -81,6 +83,16 @@ export function parseRate(rate: string | number, path: string): { rateMs: number
   return { rateMs, expression: rateExpression(rateMs) };
 }
 
+/** EventBridge refuses a target whose Input is not JSON text (API_Target: "Valid JSON text"). */
+function checkInput(input: unknown, path: string): void {
+  if (typeof input !== 'string') throw new BindingError(path, 'must be JSON text');
+  try {
+    JSON.parse(input);
+  } catch {
+    throw new BindingError(path, 'must be valid JSON text');
+  }
+}
+
 /** EventBridge takes whole minutes at the least: shorter local rates deploy as `rate(1 minute)`. */
 function rateExpression(rateMs: number): string {
   const minutes = Math.max(1, Math.round(rateMs / 60_000));
@@ -110,7 +122,15 @@ export function bindingsOf(config: EddyConfig, baseDirectory: string): FunctionB
         streams.push({ functionName, table, settings });
       } else if ('schedule' in event) {
         const { rateMs, expression } = parseRate(event.schedule.rate, `${eventPath}.schedule.rate`);
-        schedules.push({ functionName, rateMs, expression, enabled: event.schedule.Enabled !== false });
+        const input = event.schedule.Input;
+        if (input !== undefined) checkInput(input, `${eventPath}.schedule.Input`);
+        schedules.push({
+          functionName,
+          rateMs,
+          expression,
+          enabled: event.schedule.Enabled !== false,
+          ...(input === undefined ? {} : { input }),
+        });
       } else {
         throw new BindingError(eventPath, 'must be { stream: {...} } or { schedule: {...} }');
       }

@@ -71,6 +71,11 @@ export interface ScheduleBindingConfig {
   /** `'5m'`, `'1h'`, milliseconds, or EventBridge's `rate(5 minutes)`. */
   readonly rate: string | number;
   readonly Enabled?: boolean;
+  /**
+   * The event the function gets instead of the Scheduled Event: JSON text, as an EventBridge
+   * target's `Input` (https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_Target.html).
+   */
+  readonly Input?: string;
 }
 
 export type BindingConfig =

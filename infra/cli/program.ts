@@ -22,7 +22,14 @@ import { addEventCommand } from './commands/event.js';
 import { addInvokeCommand } from './commands/invoke.js';
 import { addMappingsCommand } from './commands/mappings.js';
 import { addRecordCommand } from './commands/record.js';
-import { CDK_OPTION, PARAMETERS_OPTION, TEMPLATE_OPTION } from './commands/stackOptions.js';
+import {
+  CDK_OPTION,
+  PARAMETERS_OPTION,
+  STAGE_OPTION,
+  TEMPLATE_OPTION,
+  VAR_FILE_OPTION,
+  VAR_OPTION,
+} from './commands/stackOptions.js';
 import { addSynthCommand } from './commands/synth.js';
 import { addExportCommand, addImportCommand } from './commands/transfer.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
@@ -130,6 +137,9 @@ export function createProgram(io: CliIo): Command {
     .option(...TEMPLATE_OPTION)
     .option(...PARAMETERS_OPTION)
     .option(...CDK_OPTION)
+    .option(...STAGE_OPTION)
+    .option(...VAR_OPTION)
+    .option(...VAR_FILE_OPTION)
     .option(
       '-r, --region <name>',
       "region of the config's tables and the demo table; each request uses its signature's (default us-east-1)",

@@ -19,10 +19,11 @@ import {
   type StackDefinition,
   type StackRequest,
 } from '../stack/sources/index.js';
+import { type FormatCliOptions, formatOptionsOf } from './commands/stackOptions.js';
 import { createDemoTable } from './demoTable.js';
 
 /** `eddy serve` options as commander parsed them (flags win over the config file). */
-export interface ServeOptions {
+export interface ServeOptions extends FormatCliOptions {
   readonly port?: number;
   readonly host?: string;
   /** A config file; `false` (`--no-config`) skips looking for `eddy.config.*` (so: the demo). */
@@ -100,6 +101,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     ...(options.region === undefined ? {} : { region: options.region }),
     ...(options.accountId === undefined ? {} : { accountId: options.accountId }),
     ...(options.cdk === undefined ? {} : { cdk: options.cdk }),
+    ...formatOptionsOf(options),
   };
   const definition = await loadStack(request);
   const config: EddyConfig = definition?.config ?? {};

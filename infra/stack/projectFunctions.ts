@@ -202,13 +202,19 @@ export class ProjectFunctions {
     const scheduled = binding.schedules
       .filter((schedule) => runsLocally(binding) && schedule.enabled && settings.startSchedules !== false)
       .map((schedule) =>
-        scheduleFunction(engine.clock, (event) => this.invokeScheduled(name, event), {
-          rate: schedule.rateMs,
-          name,
-          accountId: engine.defaultAccountId,
-          region: engine.defaultRegion,
-          onError: (error) => logger.error({ err: error, function: name }, 'scheduled run failed'),
-        }),
+        // A target's Input is the event itself, in place of the Scheduled Event (API_Target).
+        scheduleFunction(
+          engine.clock,
+          (event) =>
+            this.invokeScheduled(name, schedule.input === undefined ? event : JSON.parse(schedule.input)),
+          {
+            rate: schedule.rateMs,
+            name,
+            accountId: engine.defaultAccountId,
+            region: engine.defaultRegion,
+            onError: (error) => logger.error({ err: error, function: name }, 'scheduled run failed'),
+          },
+        ),
       );
     if (scheduled.length === 0) return;
     this.schedules.set(name, scheduled);

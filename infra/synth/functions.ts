@@ -152,7 +152,14 @@ export function scheduleEvent(schedule: ScheduleBinding, path: string, warn: War
   if (schedule.rateMs % 60_000 !== 0) {
     warn(`${path}.rate runs every ${schedule.rateMs} ms locally; deployed it runs ${schedule.expression}`);
   }
-  return { Type: 'Schedule', Properties: { Schedule: schedule.expression, Enabled: schedule.enabled } };
+  return {
+    Type: 'Schedule',
+    Properties: {
+      Schedule: schedule.expression,
+      Enabled: schedule.enabled,
+      ...(schedule.input === undefined ? {} : { Input: schedule.input }),
+    },
+  };
 }
 
 /** Names events after their source, unique within the function (`VotesStream`, `Schedule2`). */

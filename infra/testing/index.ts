@@ -184,7 +184,8 @@ export class TestStack {
 }
 
 /**
- * A stack from a SAM/CloudFormation template, a CDK cloud assembly or app (docs/templates.md):
+ * A stack from a SAM/CloudFormation template, a CDK cloud assembly or app, a serverless.yml or a
+ * Terraform folder (docs/templates.md):
  * `startStack({ template: 'template.yaml', parameters: { Env: 'test' } })`. Relative paths start
  * from `baseDirectory` (default: the working directory).
  */
@@ -195,6 +196,12 @@ export interface TemplateTestStackOptions extends TestStackOptions {
   readonly parameters?: Readonly<Record<string, string>>;
   /** CDK: run the app's synth first (needs cdk.json). */
   readonly cdk?: boolean;
+  /** Serverless Framework: the stage (`--stage`). */
+  readonly stage?: string;
+  /** Terraform: input variables (`--var name=value`). */
+  readonly variables?: Readonly<Record<string, string>>;
+  /** Terraform: variable files (`--var-file`). */
+  readonly varFiles?: readonly string[];
 }
 
 /** One logger for every stack: a pino instance costs a test's stack start ~1 ms. */
@@ -211,12 +218,15 @@ export async function startStack(
   let options: TestStackOptions = configOptions;
   let definition: StackDefinition | undefined;
   if ('template' in configOrTemplate) {
-    const { template, parameters, cdk, ...rest } = configOrTemplate;
+    const { template, parameters, cdk, stage, variables, varFiles, ...rest } = configOrTemplate;
     definition = await loadStack({
       cwd: rest.baseDirectory ?? process.cwd(),
       template,
       ...(parameters === undefined ? {} : { parameters }),
       ...(cdk === undefined ? {} : { cdk }),
+      ...(stage === undefined ? {} : { stage }),
+      ...(variables === undefined ? {} : { variables }),
+      ...(varFiles === undefined ? {} : { varFiles }),
       ...(rest.region === undefined ? {} : { region: rest.region }),
       ...(rest.accountId === undefined ? {} : { accountId: rest.accountId }),
     });

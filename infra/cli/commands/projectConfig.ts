@@ -3,14 +3,14 @@ import type { Command } from 'commander';
 import type { EddyConfig } from '../../config.js';
 import { describeOrigin, loadStack, type StackDefinition } from '../../stack/sources/index.js';
 import { CONFIG_FILE_NAMES } from '../loadConfig.js';
-import { CDK_OPTION, PARAMETERS_OPTION, TEMPLATE_OPTION } from './stackOptions.js';
+import { type FormatCliOptions, formatOptionsOf, withStackOptions } from './stackOptions.js';
 
 /** `eddy build`, `synth` and `invoke` need a stack: the one given, or one found here. */
 export class NoConfigError extends Error {
   override readonly name = 'NoConfigError';
   constructor(readonly directory: string) {
     super(
-      `no config: pass --config <file> or --template <file or folder>, or run where one of ${CONFIG_FILE_NAMES.join(', ')}, template.yaml|yml|json or cdk.out/ is (${directory})`,
+      `no config: pass --config <file> or --template <file or folder>, or run where one of ${CONFIG_FILE_NAMES.join(', ')}, template.yaml|yml|json, cdk.out/, serverless.yml or *.tf is (${directory})`,
     );
   }
 }
@@ -25,7 +25,7 @@ export interface ProjectConfig {
 }
 
 /** The stack options a command takes (`--config`, `--template`, `--parameter-overrides`, `--cdk`). */
-export interface StackCliOptions {
+export interface StackCliOptions extends FormatCliOptions {
   readonly config?: string;
   readonly template?: string;
   readonly parameterOverrides?: Readonly<Record<string, string>>;
@@ -35,10 +35,7 @@ export interface StackCliOptions {
 
 /** Adds `--template`, `--parameter-overrides` and `--cdk` to a command that reads the project's stack. */
 export function withTemplateOptions(command: Command): Command {
-  return command
-    .option(...TEMPLATE_OPTION)
-    .option(...PARAMETERS_OPTION)
-    .option(...CDK_OPTION);
+  return withStackOptions(command);
 }
 
 /**
@@ -58,6 +55,7 @@ export async function loadProjectConfig(
     ...(options.parameterOverrides === undefined ? {} : { parameters: options.parameterOverrides }),
     ...(options.cdk === undefined ? {} : { cdk: options.cdk }),
     ...(options.region === undefined ? {} : { region: options.region }),
+    ...formatOptionsOf(options),
   });
   if (definition === undefined) throw new NoConfigError(cwd);
   if (definition.origin.discovered && definition.origin.format !== 'eddy-config')

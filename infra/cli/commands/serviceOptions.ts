@@ -4,13 +4,13 @@ import type { EddyConfig } from '../../config.js';
 import type { ServiceTargetOptions } from '../../replay/serviceTarget.js';
 import { loadStack } from '../../stack/sources/index.js';
 import { isRegion } from '../loadConfig.js';
-import { CDK_OPTION, PARAMETERS_OPTION, TEMPLATE_OPTION } from './stackOptions.js';
+import { type FormatCliOptions, formatOptionsOf, withStackOptions } from './stackOptions.js';
 
 /**
  * Options shared by the commands that talk to a DynamoDB endpoint (`eddy record`, `eddy event`):
  * a running eddy by default (the config's server, else http://127.0.0.1:8000), or AWS.
  */
-export interface ServiceCliOptions extends ServiceTargetOptions {
+export interface ServiceCliOptions extends ServiceTargetOptions, FormatCliOptions {
   /** A config file; `false` (`--no-config`) ignores eddy.config.* in the working directory. */
   readonly config?: string | false;
   readonly template?: string;
@@ -19,7 +19,7 @@ export interface ServiceCliOptions extends ServiceTargetOptions {
 }
 
 export function withServiceOptions(command: Command): Command {
-  return command
+  return withStackOptions(command)
     .option(
       '--endpoint <url>',
       "DynamoDB endpoint (default: the config's eddy server, else http://127.0.0.1:8000)",
@@ -33,10 +33,7 @@ export function withServiceOptions(command: Command): Command {
     .option('--access-key-id <id>', 'access key (with --secret-access-key)')
     .option('--secret-access-key <secret>', 'secret key')
     .option('-c, --config <file>', 'config file for the server address (default: eddy.config.* here)')
-    .option('--no-config', 'ignore eddy.config.* in the working directory')
-    .option(...TEMPLATE_OPTION)
-    .option(...PARAMETERS_OPTION)
-    .option(...CDK_OPTION);
+    .option('--no-config', 'ignore eddy.config.* in the working directory');
 }
 
 /** A usage mistake: exit code 2. */
@@ -49,7 +46,10 @@ export class UsageError extends Error {
  * nothing found). Only an eddy config says where its server listens.
  */
 export async function optionalConfig(
-  options: Pick<ServiceCliOptions, 'config' | 'template' | 'parameterOverrides' | 'cdk'>,
+  options: Pick<
+    ServiceCliOptions,
+    'config' | 'template' | 'parameterOverrides' | 'cdk' | 'stage' | 'var' | 'varFile'
+  >,
   cwd: string,
 ): Promise<{ config: EddyConfig | undefined; file: string | undefined }> {
   const stack = await loadStack({
@@ -58,6 +58,7 @@ export async function optionalConfig(
     ...(options.template === undefined ? {} : { template: options.template }),
     ...(options.parameterOverrides === undefined ? {} : { parameters: options.parameterOverrides }),
     ...(options.cdk === undefined ? {} : { cdk: options.cdk }),
+    ...formatOptionsOf(options),
   });
   return { config: stack?.config, file: stack?.origin.file };
 }

@@ -3,18 +3,21 @@ import { resolve } from 'node:path';
 import { findCdk, isCdkPath } from './cdk/paths.js';
 import { findTemplateFile } from './cloudformation/templateFiles.js';
 import { eddyConfigSource, isEddyConfigFile } from './eddy-config/index.js';
+import { findServerlessFile, isServerlessFile } from './serverless/paths.js';
 import {
   type LoadStackOptions,
   type StackDefinition,
   type StackSource,
   TemplateError,
 } from './stackDefinition.js';
+import { findTerraform, isTerraformPath } from './terraform/paths.js';
 
 /**
  * Where a stack comes from (docs/templates.md §2): `--config` (an eddy config), `--template` (a file or
  * folder of any format), or, with neither, the first of these found in the working folder:
  * eddy.config.*, a SAM/CloudFormation template (template.yaml|yml|json), a CDK app (cdk.out/, or
- * cdk.json with `--cdk`). docs/templates.md says the same for users.
+ * cdk.json with `--cdk`), a Serverless Framework service (serverless.yml|yaml|json), a Terraform
+ * configuration (*.tf). docs/templates.md says the same for users.
  *
  * A new format adds its source to `TEMPLATE_SOURCES` (discovery order) and to `sourceOfPath` (how
  * a `--template` path is recognised).
@@ -34,7 +37,24 @@ const cdkSource: StackSource = {
   load: async (path, options) => (await import('./cdk/index.js')).cdkSource.load(path, options),
 };
 
-export const TEMPLATE_SOURCES: readonly StackSource[] = [cloudFormationSource, cdkSource];
+const serverlessSource: StackSource = {
+  format: 'serverless',
+  find: findServerlessFile,
+  load: async (path, options) => (await import('./serverless/index.js')).loadServerless(path, options),
+};
+
+const terraformSource: StackSource = {
+  format: 'terraform',
+  find: findTerraform,
+  load: async (path, options) => (await import('./terraform/index.js')).loadTerraform(path, options),
+};
+
+export const TEMPLATE_SOURCES: readonly StackSource[] = [
+  cloudFormationSource,
+  cdkSource,
+  serverlessSource,
+  terraformSource,
+];
 
 export interface StackRequest extends LoadStackOptions {
   /** `--config <file>`; `false` is `--no-config` (no stack file at all: the demo). */
@@ -84,11 +104,13 @@ function sourceOfPath(path: string, request: StackRequest): StackSource {
     throw new TemplateError(
       path,
       '',
-      'no template.yaml, template.yml, template.json or cdk.out/ in this folder',
+      'no template.yaml|yml|json, cdk.out/, serverless.yml|yaml|json or *.tf in this folder',
     );
   }
   if (isEddyConfigFile(path)) return eddyConfigSource;
   if (isCdkPath(path)) return cdkSource;
+  if (isServerlessFile(path)) return serverlessSource;
+  if (isTerraformPath(path)) return terraformSource;
   return cloudFormationSource;
 }
 

@@ -32,7 +32,7 @@ export interface StackDefinition {
 }
 
 /** The formats eddy reads (later loaders add theirs). */
-export type StackFormat = 'eddy-config' | 'cloudformation' | 'cdk';
+export type StackFormat = 'eddy-config' | 'cloudformation' | 'cdk' | 'serverless' | 'terraform';
 
 export interface StackOrigin {
   readonly format: StackFormat;
@@ -68,6 +68,12 @@ export interface LoadStackOptions {
   readonly accountId?: string;
   /** `AWS::StackName` (default: the stack's own, else the template folder's name). */
   readonly stackName?: string;
+  /** Serverless Framework: the stage (`--stage`, which is `${opt:stage}`). */
+  readonly stage?: string;
+  /** Terraform: input variable values (`--var name=value`), by name; they win over `--var-file`. */
+  readonly variables?: Readonly<Record<string, string>>;
+  /** Terraform: `.tfvars` / `.tfvars.json` files read after `terraform.tfvars` and `*.auto.tfvars` (`--var-file`). */
+  readonly varFiles?: readonly string[];
   /** CDK: run the app's `cdk synth` first (`--cdk`). */
   readonly cdk?: boolean;
   /** Whether eddy found the file itself (no `--config` or `--template`). */

@@ -237,9 +237,11 @@ function scheduleBinding(
     context.notice(`${label}: schedule ${expression} is not run (eddy runs rate() schedules)`);
     return undefined;
   }
-  if (input !== undefined)
-    context.notice(`${label}: the schedule's Input is not passed (the function gets the Scheduled Event)`);
-  return { schedule: { rate: expression.trim(), Enabled: enabled } };
+  // The target's Input is the event the function gets (JSON text; a map is written as JSON).
+  const text = input === undefined || typeof input === 'string' ? input : JSON.stringify(input);
+  return {
+    schedule: { rate: expression.trim(), Enabled: enabled, ...(text === undefined ? {} : { Input: text }) },
+  };
 }
 
 /** The local name of the function a mapping's FunctionName (name or ARN) names. */

@@ -35,6 +35,11 @@ export interface TemplateStackOptions extends FunctionReadOptions, Omit<Resolver
    * through exports); they are not created from this template.
    */
   readonly knownTables?: ReadonlySet<string>;
+  /**
+   * What the loader itself left out, by kind (a serverless.yml's `http` events), counted into the
+   * one `ignored:` line with the template's own.
+   */
+  readonly ignored?: ReadonlyMap<string, number>;
 }
 
 export interface TemplateStack {
@@ -61,7 +66,7 @@ export function readTemplateStack(input: unknown, options: TemplateStackOptions)
   checkParameters(template, options);
   const resolver = new TemplateResolver(template, options);
   const notices: string[] = [];
-  const ignored = new Map<string, number>();
+  const ignored = new Map<string, number>(options.ignored ?? []);
   const ignore = (kind: string) => ignored.set(kind, (ignored.get(kind) ?? 0) + 1);
   const provenance = new Map<string, TemplatePath>();
 

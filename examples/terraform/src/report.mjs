@@ -1,0 +1,12 @@
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+
+const client = new DynamoDBClient({});
+
+/** Runs on the hourly schedule: how many audit entries there are. */
+export async function handler(event) {
+  const { Count } = await client.send(
+    new ScanCommand({ TableName: process.env.AUDIT_TABLE, Select: 'COUNT' }),
+  );
+  console.log(`${event.time}: ${Count} audit entries`);
+  return { entries: Count ?? 0 };
+}
