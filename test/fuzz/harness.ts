@@ -37,9 +37,17 @@ export interface FuzzTarget {
 
 /** Operations whose success changes tables themselves: the fixture is rebuilt after one. */
 const TABLE_WRITES = new Set(
-  ['CreateTable', 'DeleteTable', 'UpdateTable', 'UpdateTimeToLive', 'TagResource', 'UntagResource'].map(
-    (operation) => `${DYNAMODB}.${operation}`,
-  ),
+  [
+    'CreateTable',
+    'DeleteTable',
+    'UpdateTable',
+    'UpdateTimeToLive',
+    'TagResource',
+    'UntagResource',
+    'RestoreTableFromBackup',
+    'RestoreTableToPointInTime',
+    'ImportTable',
+  ].map((operation) => `${DYNAMODB}.${operation}`),
 );
 /** Items written by successful cases pile up; the fixture is rebuilt this often. */
 const REBUILD_EVERY = 500;

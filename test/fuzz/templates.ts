@@ -46,6 +46,8 @@ function streams(operation: string, body: Template['body']): Template {
   return { target: `${STREAMS}.${operation}`, write: false, body };
 }
 
+const TABLE_ARN = 'arn:aws:dynamodb:us-east-1:000000000000:table/Fuzz';
+
 export const TEMPLATES: readonly Template[] = [
   dynamodb('PutItem', true, () => ({
     TableName: 'Fuzz',
@@ -300,6 +302,48 @@ export const TEMPLATES: readonly Template[] = [
     TableName: 'Plain',
     TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
   })),
+  // Backups, point-in-time recovery, exports and imports (docs/backups.md). The fuzz target has no
+  // bucket: exports and imports must be refused with the service's error, never a 5xx.
+  dynamodb('CreateBackup', true, () => ({ TableName: 'Fuzz', BackupName: 'fuzz-backup' })),
+  dynamodb('DescribeBackup', false, () => ({ BackupArn: `${TABLE_ARN}/backup/01700000000000-abcdef12` })),
+  dynamodb('ListBackups', false, () => ({ TableName: 'Fuzz', Limit: 10, BackupType: 'ALL' })),
+  dynamodb('DeleteBackup', true, () => ({ BackupArn: `${TABLE_ARN}/backup/01700000000000-abcdef12` })),
+  dynamodb('RestoreTableFromBackup', true, () => ({
+    TargetTableName: 'Restored',
+    BackupArn: `${TABLE_ARN}/backup/01700000000000-abcdef12`,
+    BillingModeOverride: 'PAY_PER_REQUEST',
+  })),
+  dynamodb('DescribeContinuousBackups', false, () => ({ TableName: 'Fuzz' })),
+  dynamodb('UpdateContinuousBackups', true, () => ({
+    TableName: 'Plain',
+    PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 7 },
+  })),
+  dynamodb('RestoreTableToPointInTime', true, () => ({
+    SourceTableName: 'Fuzz',
+    TargetTableName: 'Restored',
+    UseLatestRestorableTime: true,
+  })),
+  dynamodb('ExportTableToPointInTime', true, () => ({
+    TableArn: TABLE_ARN,
+    S3Bucket: 'fuzz-bucket',
+    ExportFormat: 'DYNAMODB_JSON',
+    ExportType: 'FULL_EXPORT',
+  })),
+  dynamodb('DescribeExport', false, () => ({ ExportArn: `${TABLE_ARN}/export/01700000000000-abcdef12` })),
+  dynamodb('ListExports', false, () => ({ TableArn: TABLE_ARN, MaxResults: 5 })),
+  dynamodb('ImportTable', true, () => ({
+    S3BucketSource: { S3Bucket: 'fuzz-bucket', S3KeyPrefix: 'in/' },
+    InputFormat: 'DYNAMODB_JSON',
+    InputCompressionType: 'NONE',
+    TableCreationParameters: {
+      TableName: 'Imported',
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+    },
+  })),
+  dynamodb('DescribeImport', false, () => ({ ImportArn: `${TABLE_ARN}/import/01700000000000-abcdef12` })),
+  dynamodb('ListImports', false, () => ({ TableArn: TABLE_ARN, PageSize: 5 })),
   // PartiQL (docs/partiql.md): a statement text the mutations edit, with its parameters.
   dynamodb('ExecuteStatement', false, () => ({
     Statement:
