@@ -16,6 +16,7 @@ import type { ActionContext, OperationDefinition, RequestContext } from './opera
 import { Region } from './store/region.js';
 import type { StoredItem } from './store/storedItem.js';
 import type { Table } from './store/table.js';
+import { CapacityGovernor, type CapacityOptions } from './throttling/capacityGovernor.js';
 import { deserialize } from './validations/deserialize.js';
 import type { ExtractedKey } from './validations/keys.js';
 import { collectConstraintErrors, throwConstraintErrors } from './validations/shape.js';
@@ -46,6 +47,8 @@ export interface EngineOptions {
    * documented; about 30 minutes was observed: docs/streams-and-lambda.md §5.4).
    */
   ttlChangeLockoutMs?: number;
+  /** Capacity enforcement (docs/capacity.md): off by default. */
+  capacity?: CapacityOptions;
 }
 
 export type TableChangeKind = 'created' | 'updated' | 'deleted';
@@ -102,6 +105,9 @@ export class Engine {
   private commitCounter = 0;
   /** Secondary index upkeep (local indexes in the commit; global ones per `globalIndexes`). */
   readonly indexes: IndexMaintenance;
+  /** The capacity model: throttling when enforced, injected faults (docs/capacity.md). */
+  readonly capacity: CapacityGovernor;
+  private readonly capacityOptions: CapacityOptions | undefined;
   private readonly settlers = new Set<() => Promise<void>>();
   private readonly tableListeners = new Set<TableChangeListener>();
 
@@ -113,6 +119,8 @@ export class Engine {
     this.ttlChangeLockoutMs = options.ttlChangeLockoutMs ?? 3_600_000;
     this.onInternalError = options.onInternalError ?? (() => {});
     this.indexes = new IndexMaintenance(options.globalIndexes ?? 'synchronous');
+    this.capacityOptions = options.capacity;
+    this.capacity = new CapacityGovernor(this.clock, options.capacity);
   }
 
   /**
@@ -183,6 +191,7 @@ export class Engine {
     this.lastRegion = undefined;
     this.unkeptRegion = undefined;
     this.lastActionContext = undefined;
+    this.capacity.reset(this.capacityOptions);
   }
 
   /** Every region that holds (or held) something. */
