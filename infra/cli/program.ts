@@ -73,6 +73,8 @@ when --config is not given):
              settings } } or { schedule: { rate: '5m' | 'rate(5 minutes)' } }.
   archive:   { tables: [...], sink: { type: 'files', directory } | { type: 's3', bucket, ... } }:
              TTL deletions of those tables, archived by the archiver.
+  capacity:  { mode: 'enforce', tables?: [...], burstSeconds?, faults?: [{ table, fault, times }] }:
+             throttling as DynamoDB does it, and injected faults (docs/capacity.md).
   ttl, globalIndexes, streams, destinationsDirectory: settings of the built-in functions.
   Command-line flags win over the file.
 
@@ -171,6 +173,11 @@ export function createProgram(io: CliIo): Command {
     .option(
       '--accept-data-loss',
       'with --data-dir: start even if the log lost written records, with what is left (see `eddy data check`)',
+    )
+    .option(
+      '--capacity <mode>',
+      'enforce: throttle as DynamoDB does past provisioned or on-demand capacity (docs/capacity.md); off (default)',
+      parseCapacityMode,
     )
     .addHelpText('after', CONFIG_HELP)
     .action(async (options: Record<string, unknown>) => {
@@ -278,6 +285,11 @@ function parseDurability(value: string): Durability {
   if (!(DURABILITY_MODES as readonly string[]).includes(value))
     throw new InvalidArgumentError(`must be one of ${DURABILITY_MODES.join(', ')}.`);
   return value as Durability;
+}
+
+function parseCapacityMode(value: string): 'enforce' | 'off' {
+  if (value !== 'enforce' && value !== 'off') throw new InvalidArgumentError('must be enforce or off.');
+  return value;
 }
 
 function parseRegion(value: string): string {

@@ -44,6 +44,8 @@ export interface ServeOptions {
   readonly acceptDataLoss?: boolean;
   /** Rebuild (esbuild) and reload the project's handlers when their files change. */
   readonly watch?: boolean;
+  /** `--capacity enforce`: throttle as DynamoDB does (docs/capacity.md); wins over the config. */
+  readonly capacity?: 'enforce' | 'off';
 }
 
 /** A running `eddy serve`. */
@@ -102,6 +104,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       // A GSI added to a table with items is built in the background: say how far it is.
       onBackfill: (progress) => io.print(`gsi-maintainer | ${describeBackfill(progress)}`),
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
+      ...(options.capacity === undefined ? {} : { capacity: { mode: options.capacity } }),
     });
   } catch (error) {
     if (configFile !== undefined && error instanceof TableSetupError)

@@ -3,6 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Clock, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
+import type { CapacityOptions } from '../../core/throttling/capacityGovernor.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
 import {
   type CreateEventSourceMappingInput,
@@ -12,6 +13,7 @@ import {
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
 import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
 import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
+import { capacityOptions, injectConfiguredFaults } from '../capacity/capacityConfig.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import {
@@ -86,6 +88,11 @@ export interface StackOptions {
    * checkpoints and destinations survive restarts. Needs the system clock.
    */
   readonly dataDir?: DataDirOptions;
+  /**
+   * Capacity enforcement (docs/capacity.md), over the config's `capacity` block: `eddy serve
+   * --capacity enforce` sets the mode, the test kit may name tables.
+   */
+  readonly capacity?: CapacityOptions;
 }
 
 export interface DataDirOptions {
@@ -179,7 +186,9 @@ export class LocalStack {
       globalIndexes: 'external',
       transientStatusDelayMs: options.transientStatusDelayMs ?? 0,
       onInternalError,
+      capacity: { ...capacityOptions(config.capacity), ...options.capacity },
     });
+    injectConfiguredFaults(engine, config.capacity);
     // The change log attaches before any table exists: it sees every write.
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
     const persistence =
@@ -297,6 +306,7 @@ export class LocalStack {
     this.streamBindings.reset();
     this.lambdaApi.reset();
     this.engine.reset();
+    injectConfiguredFaults(this.engine, this.config.capacity);
     this.streams.changeLog.reset();
     this.functions.reset();
     this.destinations.clear();

@@ -112,9 +112,42 @@ export class TestStack {
     return records;
   }
 
-  /** Fault injection: the next `times` invocations of a function fail (the handler does not run). */
-  failNext(functionName: string, times = 1, message?: string): void {
-    this.localFunction(functionName).failNext(times, message);
+  /**
+   * Fault injection. `failNext('onVote', 2)`: the next 2 invocations of a function fail (the
+   * handler does not run). `failNext('Orders', 'InternalServerError', 2)`: the next 2 requests on
+   * a table answer InternalServerError (HTTP 500), as the SDK retries it (docs/capacity.md §6).
+   */
+  failNext(functionName: string, times?: number, message?: string): void;
+  failNext(tableName: string, fault: 'InternalServerError', times?: number): void;
+  failNext(name: string, second?: number | 'InternalServerError', third?: number | string): void {
+    if (second === 'InternalServerError') {
+      this.engine.capacity.injectFault(name, 'InternalServerError', typeof third === 'number' ? third : 1);
+      return;
+    }
+    this.localFunction(name).failNext(second ?? 1, typeof third === 'string' ? third : undefined);
+  }
+
+  /**
+   * Fault injection: the next `times` requests on a table are throttled, as its billing mode
+   * throttles (ProvisionedThroughputExceededException or ThrottlingException, with
+   * ThrottlingReasons), whether or not capacity is enforced (docs/capacity.md §6). Items of a
+   * batch count one each and come back unprocessed.
+   */
+  throttleNext(tableName: string, times = 1): void {
+    this.engine.capacity.injectFault(tableName, 'throttle', times);
+  }
+
+  /**
+   * Enforces capacity on these tables (none named: every table) until `reset`, as
+   * `eddy serve --capacity enforce` does (docs/capacity.md).
+   */
+  enforceCapacity(...tableNames: string[]): void {
+    this.engine.capacity.enforce(tableNames.length === 0 ? undefined : tableNames);
+  }
+
+  /** Consumed units and throttle events per table and GSI, CloudWatch-style (docs/capacity.md §7). */
+  capacityMetrics() {
+    return this.engine.capacity.metrics.snapshot(this.clock.now());
   }
 
   /** Fault injection: the next `times` events reach the function twice (at-least-once delivery). */
