@@ -121,6 +121,10 @@ export class Engine {
     this.indexes = new IndexMaintenance(options.globalIndexes ?? 'synchronous');
     this.capacityOptions = options.capacity;
     this.capacity = new CapacityGovernor(this.clock, options.capacity);
+    // Capacity changes apply from the moment UpdateTable applies them (docs/capacity.md §2.1).
+    this.tableListeners.add(({ table }) => {
+      if (this.capacity.active) this.capacity.tableChanged(table);
+    });
   }
 
   /**

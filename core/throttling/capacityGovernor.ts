@@ -48,7 +48,7 @@ export type Charge =
 interface TableState {
   readonly billingMode: Table['billingMode'];
   readonly limiter: ProvisionedLimiter | OnDemandLimiter;
-  readonly indexes: WeakMap<SecondaryIndex, ProvisionedLimiter | OnDemandLimiter>;
+  readonly indexes: Map<SecondaryIndex, ProvisionedLimiter | OnDemandLimiter>;
 }
 
 /** One resource's share of a request. */
@@ -123,6 +123,29 @@ export class CapacityGovernor {
   injectFault(tableName: string, kind: FaultKind, times = 1): void {
     this.faults.add(tableName, kind, times);
     this.refresh();
+  }
+
+  /**
+   * A table's settings changed (UpdateTable): provisioned buckets take their new rates from now
+   * on, having filled at the old ones until now.
+   */
+  tableChanged(table: Table): void {
+    const state = this.states.get(table);
+    if (state === undefined) return;
+    const now = this.clock.now();
+    if (state.billingMode !== table.billingMode) {
+      this.states.delete(table);
+      return;
+    }
+    const retune = (limiter: ProvisionedLimiter | OnDemandLimiter, throughput: Table['throughput'] | undefined) => {
+      if (limiter instanceof ProvisionedLimiter)
+        limiter.retune(throughput?.readCapacityUnits ?? 0, throughput?.writeCapacityUnits ?? 0, now);
+    };
+    retune(state.limiter, table.throughput);
+    for (const [index, limiter] of state.indexes) {
+      if (table.globalSecondaryIndexes.get(index.name) !== index) state.indexes.delete(index);
+      else retune(limiter, index.throughput);
+    }
   }
 
   read(table: Table, charge: ReadCharge): void {
@@ -231,7 +254,7 @@ export class CapacityGovernor {
       state = {
         billingMode: table.billingMode,
         limiter: this.newLimiter(table, now),
-        indexes: new WeakMap(),
+        indexes: new Map(),
       };
       this.states.set(table, state);
     }

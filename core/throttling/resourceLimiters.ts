@@ -21,6 +21,12 @@ export class ProvisionedLimiter {
     this.bucket(access, rate, now).take(units, now);
   }
 
+  /** New rates from `now` on (UpdateTable): the buckets filled at the old ones until now. */
+  retune(readRate: number, writeRate: number, now: number): void {
+    if (this.buckets.Read !== undefined) this.bucket('Read', readRate, now);
+    if (this.buckets.Write !== undefined) this.bucket('Write', writeRate, now);
+  }
+
   private bucket(access: Access, rate: number, now: number): TokenBucket {
     const ceiling = rate * Math.max(1, this.burstSeconds);
     let bucket = this.buckets[access];

@@ -6,10 +6,11 @@ import { VirtualClock } from '../../core/clock.js';
 import type { InvocationRecord } from '../../streams/mapping/index.js';
 import type { EddyConfig } from '../config.js';
 import type { InvocationLogEntry } from '../functions/invocationLog.js';
-import { loadLocalClientModules } from '../host/localClient.js';
+import { createLocalClient, loadLocalClientModules } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { createLocalLambdaClient } from '../lambda-api/localClient.js';
 import { LocalStack, type StackOptions } from '../stack/localStack.js';
+import { virtualClockRetries } from './virtualRetries.js';
 
 // The SDK (`@aws-sdk/lib-dynamodb` and the client under it) loads with the test kit, not in the
 // first test. With `require`: Node resolves the SDK's packages to their CommonJS builds either
@@ -61,7 +62,11 @@ export class TestStack {
     /** Where virtual time started, and where `reset` rewinds it to. */
     readonly startedAt: number = clock.now(),
   ) {
-    this.client = stack.client();
+    // The SDK's retries back off on the virtual clock (a throttled call retries at test speed).
+    this.client = createLocalClient({
+      pipeline: stack.pipeline(),
+      client: { retryStrategy: virtualClockRetries(clock) },
+    });
     this.documentClient = DocumentClient.from(this.client);
   }
 
@@ -223,5 +228,6 @@ export async function startStack(config: EddyConfig, options: TestStackOptions =
   return testStack;
 }
 
-export type { EddyConfig } from '../config.js';
+export type { CapacityConfig, EddyConfig } from '../config.js';
 export { defineConfig } from '../config.js';
+export { type VirtualRetryOptions, virtualClockRetries } from './virtualRetries.js';
