@@ -67,7 +67,7 @@ class PeakTracker {
     const window = Math.floor(now / 1000);
     if (window === this.window) return;
     const highest = this.pending.at(-1)?.value ?? this.peak;
-    if (this.units > highest) this.pending.push({ at: (this.window + 1) * 1000, value: this.units });
+    if (this.units > highest) this.pending.push({ at: this.window * 1000, value: this.units });
     this.window = window;
     this.units = 0;
   }
@@ -168,9 +168,8 @@ export class OnDemandLimiter {
     this.partitions = needed;
     for (const limits of [Read, Write]) {
       const rate = needed * limits.partitionUnits;
-      if (limits.aggregate === undefined) limits.aggregate = new TokenBucket(rate, rate, now);
-      else limits.aggregate.resize(rate, rate, now);
-      // New key ranges: the split partitions start afresh.
+      // New key ranges: the split partitions start afresh, with their full second.
+      limits.aggregate = new TokenBucket(rate, rate, now);
       limits.partitions.clear();
     }
   }
