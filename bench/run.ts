@@ -17,6 +17,7 @@ const benches: { file: string; title: string }[] = [
   { file: 'archive', title: 'archival' },
   { file: 'gsi', title: 'global secondary indexes' },
   { file: 'persistence', title: 'persistence' },
+  { file: 'capacity', title: 'capacity enforcement' },
   { file: 'startup', title: 'startup (the installed package)' },
 ];
 

@@ -10,7 +10,13 @@ import { FaultInjector, type FaultKind } from './faults.js';
 import { CapacityLimits } from './limits.js';
 import { CapacityMetrics } from './metrics.js';
 import { OnDemandLimiter, ProvisionedLimiter } from './resourceLimiters.js';
-import { type Access, type Throttle, throttleCancellation, throttleError } from './throttle.js';
+import {
+  type Access,
+  type Throttle,
+  type ThrottleLimit,
+  throttleCancellation,
+  throttleError,
+} from './throttle.js';
 
 /** How capacity is enforced (`eddy serve --capacity enforce`, the config's `capacity` block). */
 export interface CapacityOptions {
@@ -137,7 +143,10 @@ export class CapacityGovernor {
       this.states.delete(table);
       return;
     }
-    const retune = (limiter: ProvisionedLimiter | OnDemandLimiter, throughput: Table['throughput'] | undefined) => {
+    const retune = (
+      limiter: ProvisionedLimiter | OnDemandLimiter,
+      throughput: Table['throughput'] | undefined,
+    ) => {
       if (limiter instanceof ProvisionedLimiter)
         limiter.retune(throughput?.readCapacityUnits ?? 0, throughput?.writeCapacityUnits ?? 0, now);
     };
@@ -162,13 +171,17 @@ export class CapacityGovernor {
     const fault = this.fault(table, 'Read');
     if (fault !== undefined) return fault;
     if (!this.enforces(table)) return undefined;
-    return this.admit(sharesOf(table, { access: 'Read', charge }));
+    // An LSI reads the table's capacity (docs/dynamodb.md §4.3.3).
+    const gsi = charge.index?.kind === 'GSI' ? charge.index : undefined;
+    return this.admitOne(table, gsi, 'Read', charge.units, gsi ? undefined : charge.hashKey);
   }
 
   writeOutcome(table: Table, charge: WriteCharge): DynamoDbError | undefined {
     const fault = this.fault(table, 'Write');
     if (fault !== undefined) return fault;
     if (!this.enforces(table)) return undefined;
+    if (charge.globalIndexes === undefined)
+      return this.admitOne(table, undefined, 'Write', charge.units, charge.hashKey);
     return this.admit(writeShares(table, charge));
   }
 
@@ -188,7 +201,7 @@ export class CapacityGovernor {
       const shares = this.enforces(table) ? sharesOf(table, charge) : [];
       const throttles =
         fault === undefined ? this.check(shares, now) : [injectedThrottle(table, charge.access)];
-      if (throttles.length > 0) {
+      if (throttles !== NONE) {
         reasons[position] = throttleCancellation(throttles);
         cancelled = true;
       } else admitted.push(...shares);
@@ -211,36 +224,74 @@ export class CapacityGovernor {
     return throttleError([injectedThrottle(table, access)]);
   }
 
+  /** `admit` for a request that only one resource serves (most): no arrays, one limiter lookup. */
+  private admitOne(
+    table: Table,
+    index: SecondaryIndex | undefined,
+    access: Access,
+    units: number,
+    hashKey: string | undefined,
+  ): DynamoDbError | undefined {
+    const now = this.clock.now();
+    const limiter = this.limiter(table, index, now);
+    let limit: ThrottleLimit | undefined;
+    if (limiter instanceof ProvisionedLimiter) {
+      const rate = provisionedRate(table, index, access);
+      limit = limiter.check(access, rate, now);
+      if (limit === undefined) limiter.take(access, rate, units, now);
+    } else {
+      limit = limiter.check(access, hashKey, onDemandMaximum(table, index, access), now);
+      if (limit === undefined) limiter.take(access, units, hashKey, now);
+    }
+    const arn = index?.arn ?? table.arn;
+    if (limit === undefined) {
+      this.metrics.consumed(arn, table.name, index?.name, access, units, now);
+      return undefined;
+    }
+    this.metrics.throttled(arn, table.name, index?.name, access, now);
+    return throttleError([{ resource: index ? 'Index' : 'Table', access, limit, arn }]);
+  }
+
   private admit(shares: readonly Share[]): DynamoDbError | undefined {
     const now = this.clock.now();
     const throttles = this.check(shares, now);
-    if (throttles.length > 0) return throttleError(throttles);
+    if (throttles !== NONE) return throttleError(throttles);
     this.take(shares, now);
     return undefined;
   }
 
-  /** Every resource that cannot serve its share now (each throttled resource counted once). */
-  private check(shares: readonly Share[], now: number): Throttle[] {
-    const throttles: Throttle[] = [];
+  /** Every resource that cannot serve its share now (`NONE`: all can). */
+  private check(shares: readonly Share[], now: number): readonly Throttle[] {
+    let throttles: Throttle[] | undefined;
     for (const share of shares) {
       const limiter = this.limiter(share.table, share.index, now);
       const limit =
         limiter instanceof ProvisionedLimiter
-          ? limiter.check(share.access, provisionedRate(share), now)
-          : limiter.check(share.access, share.hashKey, onDemandMaximum(share), now);
+          ? limiter.check(share.access, provisionedRate(share.table, share.index, share.access), now)
+          : limiter.check(
+              share.access,
+              share.hashKey,
+              onDemandMaximum(share.table, share.index, share.access),
+              now,
+            );
       if (limit === undefined) continue;
       const arn = share.index?.arn ?? share.table.arn;
       this.metrics.throttled(arn, share.table.name, share.index?.name, share.access, now);
-      throttles.push({ resource: share.index ? 'Index' : 'Table', access: share.access, limit, arn });
+      (throttles ??= []).push({
+        resource: share.index ? 'Index' : 'Table',
+        access: share.access,
+        limit,
+        arn,
+      });
     }
-    return throttles;
+    return throttles ?? NONE;
   }
 
   private take(shares: readonly Share[], now: number): void {
     for (const share of shares) {
       const limiter = this.limiter(share.table, share.index, now);
       if (limiter instanceof ProvisionedLimiter)
-        limiter.take(share.access, provisionedRate(share), share.units, now);
+        limiter.take(share.access, provisionedRate(share.table, share.index, share.access), share.units, now);
       else limiter.take(share.access, share.units, share.hashKey, now);
       const arn = share.index?.arn ?? share.table.arn;
       this.metrics.consumed(arn, share.table.name, share.index?.name, share.access, share.units, now);
@@ -274,12 +325,16 @@ export class CapacityGovernor {
   }
 }
 
+/** What `check` answers when every resource can serve (no array made per request). */
+const NONE: readonly Throttle[] = Object.freeze([]);
+
 /** A table's write and its GSIs' writes; an LSI's share is already in the table's units. */
 function writeShares(table: Table, charge: WriteCharge): Share[] {
   const shares: Share[] = [
     { table, index: undefined, access: 'Write', units: charge.units, hashKey: charge.hashKey },
   ];
-  for (const [name, units] of Object.entries(charge.globalIndexes ?? {})) {
+  if (charge.globalIndexes === undefined) return shares;
+  for (const [name, units] of Object.entries(charge.globalIndexes)) {
     const index = table.globalSecondaryIndexes.get(name);
     if (index !== undefined && units > 0)
       shares.push({ table, index, access: 'Write', units, hashKey: undefined });
@@ -295,15 +350,19 @@ function sharesOf(table: Table, charge: Charge): Share[] {
   return [{ table, index: gsi, access: 'Read', units, hashKey: gsi ? undefined : hashKey }];
 }
 
-function provisionedRate(share: Share): number {
-  const throughput = share.index ? share.index.throughput : share.table.throughput;
+function provisionedRate(table: Table, index: SecondaryIndex | undefined, access: Access): number {
+  const throughput = index ? index.throughput : table.throughput;
   if (throughput === undefined) return 0;
-  return share.access === 'Read' ? throughput.readCapacityUnits : throughput.writeCapacityUnits;
+  return access === 'Read' ? throughput.readCapacityUnits : throughput.writeCapacityUnits;
 }
 
-function onDemandMaximum(share: Share): number | undefined {
-  const maximums = share.index ? share.index.onDemandThroughput : share.table.onDemandThroughput;
-  return share.access === 'Read' ? maximums?.maxReadRequestUnits : maximums?.maxWriteRequestUnits;
+function onDemandMaximum(
+  table: Table,
+  index: SecondaryIndex | undefined,
+  access: Access,
+): number | undefined {
+  const maximums = index ? index.onDemandThroughput : table.onDemandThroughput;
+  return access === 'Read' ? maximums?.maxReadRequestUnits : maximums?.maxWriteRequestUnits;
 }
 
 /**

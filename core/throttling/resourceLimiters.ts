@@ -94,6 +94,11 @@ interface AccessLimits {
 export class OnDemandLimiter {
   private partitions = 0;
   private readonly limits: Record<Access, AccessLimits>;
+  /** The second partitions were last sized in: peaks settle on whole seconds. */
+  private sizedIn = Number.NaN;
+  /** The last key placed, and its partition (a check and its take place the same key). */
+  private lastKey: string | undefined;
+  private lastPartition = 0;
 
   constructor(now: number) {
     this.limits = {
@@ -158,6 +163,9 @@ export class OnDemandLimiter {
 
   /** Partitions split (never merge) to hold double the settled peak of reads and of writes. */
   private repartition(now: number): void {
+    const second = Math.floor(now / 1000);
+    if (second === this.sizedIn) return;
+    this.sizedIn = second;
     const { Read, Write } = this.limits;
     const needed = Math.max(
       1,
@@ -172,10 +180,15 @@ export class OnDemandLimiter {
       limits.aggregate = new TokenBucket(rate, rate, now);
       limits.partitions.clear();
     }
+    this.lastKey = undefined;
   }
 
   private partitionBucket(limits: AccessLimits, hashKey: string, now: number): TokenBucket {
-    const partition = partitionOf(hashKey, this.partitions);
+    if (hashKey !== this.lastKey) {
+      this.lastKey = hashKey;
+      this.lastPartition = partitionOf(hashKey, this.partitions);
+    }
+    const partition = this.lastPartition;
     let bucket = limits.partitions.get(partition);
     if (bucket === undefined) {
       bucket = new TokenBucket(limits.partitionUnits, limits.partitionUnits, now);

@@ -1,7 +1,7 @@
 import { PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EddyConfig } from '../../infra/config.js';
+import type { EddyConfig, TableConfig } from '../../infra/config.js';
 import { createLocalClient } from '../../infra/host/localClient.js';
 import { startStack, type TestStack } from '../../infra/testing/index.js';
 import { rejection } from './capacityServer.js';
@@ -10,19 +10,19 @@ import { rejection } from './capacityServer.js';
  * Capacity in the test kit (docs/capacity.md §6, §8): per-table enforcement, injected throttles
  * and 500s that the SDK's retries (on the virtual clock) and event source mappings absorb.
  */
-const orders = {
+const orders: TableConfig = {
   TableName: 'Orders',
   BillingMode: 'PAY_PER_REQUEST',
   AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
   KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
   StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
-} as const;
-const totals = {
+};
+const totals: TableConfig = {
   TableName: 'Totals',
   AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
   KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
   ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
-} as const;
+};
 
 const put = (table: string, id: string) => new PutItemCommand({ TableName: table, Item: { id: { S: id } } });
 
