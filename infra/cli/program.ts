@@ -22,6 +22,7 @@ import { addInvokeCommand } from './commands/invoke.js';
 import { addMappingsCommand } from './commands/mappings.js';
 import { addRecordCommand } from './commands/record.js';
 import { addSynthCommand } from './commands/synth.js';
+import { addTablesCommand } from './commands/tables.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
 import { type RunningEddy, serve } from './serve.js';
 
@@ -229,6 +230,7 @@ export function createProgram(io: CliIo): Command {
   addEventCommand(program, io);
   // `eddy mappings [disable|enable NAME]`: the event source mappings of a running eddy.
   addMappingsCommand(program, io);
+  addTablesCommand(program, io);
 
   // serve is the default command, so `eddy serv --port 0` would reach it with `serv` as an
   // argument (or fail first on an option serve does not know): it is an unknown command.

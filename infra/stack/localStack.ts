@@ -14,6 +14,7 @@ import { StreamsService } from '../../streams/streamsApi/streamsService.js';
 import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
 import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
 import { capacityOptions, injectConfiguredFaults } from '../capacity/capacityConfig.js';
+import { capacityMetricsService } from '../capacity/metricsService.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
 import {
@@ -441,6 +442,7 @@ export class LocalStack {
       this.requestPipeline.registerService(this.streams.protocol);
       this.requestPipeline.registerRestService(lambdaService(this.lambdaApi));
       this.requestPipeline.registerRestService(lambdaReadService(this.lambdaApi));
+      this.requestPipeline.registerRestService(capacityMetricsService(this.engine));
     }
     return this.requestPipeline;
   }
@@ -474,6 +476,7 @@ export class LocalStack {
     this.server.registerService(this.streams.protocol);
     this.server.registerRestService(lambdaService(this.lambdaApi));
     this.server.registerRestService(lambdaReadService(this.lambdaApi));
+    this.server.registerRestService(capacityMetricsService(this.engine));
     const address = await this.server.listen();
     const server = this.server;
     this.closers.push(() => server.close());
