@@ -10,6 +10,7 @@ import { bundleBench, PROJECT_ROOT, THROUGH_TSX, TSX_LOADER } from './bundle.js'
  */
 const benches: { file: string; title: string }[] = [
   { file: 'inProcess', title: 'in-process engine' },
+  { file: 'partiql', title: 'PartiQL' },
   { file: 'http', title: 'HTTP' },
   { file: 'ttl', title: 'TTL' },
   { file: 'streams', title: 'streams' },

@@ -240,12 +240,13 @@ export class Engine {
     try {
       const deserialized = deserialize(input as Record<string, unknown>, definition.shape);
       const typedInput = deserialized.input;
-      if (definition.controlPlaneTableName) checkControlPlaneTableName(typedInput.TableName);
+      if (definition.controlPlaneTableName)
+        checkControlPlaneTableName(typedInput.TableName, definition.controlPlaneTableName === true);
       throwConstraintErrors(collectConstraintErrors(typedInput, definition.shape));
       let prepared: unknown;
       if (definition.validate) {
         try {
-          prepared = definition.validate(typedInput, deserialized);
+          prepared = definition.validate(typedInput, deserialized, { accountId, region: regionName });
         } catch (error) {
           if (definition.prefixStatelessErrors && error instanceof ValidationException) {
             throw new ValidationException(`1 validation error detected: ${error.message}`);
@@ -292,9 +293,19 @@ export class Engine {
    * `Requested resource not found` (docs/dynamodb.md §4.1.5).
    */
   dataPlaneTable(region: Region, tableName: string): Table {
-    const table = region.tables.get(tableName);
+    const table = region.tables.get(tableName) ?? this.tableByArn(region, tableName);
     if (table === undefined || !table.readable) throw new ResourceNotFoundException();
     return table;
+  }
+
+  /**
+   * Data-plane calls name a table by its name or its ARN
+   * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html); an ARN of
+   * another account or region names no table here.
+   */
+  private tableByArn(region: Region, tableName: string): Table | undefined {
+    const prefix = region.tableArn('');
+    return tableName.startsWith(prefix) ? region.tables.get(tableName.slice(prefix.length)) : undefined;
   }
 
   /**
@@ -415,10 +426,11 @@ export class Engine {
 }
 
 /** Control-plane TableName checks come before the constraint list (docs/dynamodb.md §2.5.2). */
-function checkControlPlaneTableName(tableName: unknown): void {
+function checkControlPlaneTableName(tableName: unknown, checkLength: boolean): void {
   if (tableName === undefined) {
     throw new ValidationException("The parameter 'TableName' is required but was not present in the request");
   }
+  if (!checkLength) return;
   const length = (tableName as string).length;
   if (length < 3 || length > 255) {
     throw new ValidationException(

@@ -26,9 +26,10 @@ export interface OperationDefinition<Input = Record<string, unknown>, Output = u
   readonly shape: Record<string, Shape>;
   /**
    * Control-plane table operations check TableName before the constraint list, with their own
-   * messages (docs/dynamodb.md §2.5.2).
+   * messages (docs/dynamodb.md §2.5.2); `'presence'`: only whether it is there, its length being a
+   * constraint-list entry (CreateTable, 2026).
    */
-  readonly controlPlaneTableName?: boolean;
+  readonly controlPlaneTableName?: boolean | 'presence';
   /**
    * PutItem, UpdateItem and DeleteItem prefix their stateless validation messages with
    * `1 validation error detected: ` (docs/dynamodb.md §9.2).
@@ -40,7 +41,7 @@ export interface OperationDefinition<Input = Record<string, unknown>, Output = u
    * Stateless semantic checks, in the service's order. Throws ValidationException. What it
    * returns (parsed expressions, plans) is handed to `execute`.
    */
-  validate?(input: Input, deserialized: Deserialized): Prepared;
+  validate?(input: Input, deserialized: Deserialized, request: RequestContext): Prepared;
   /** The action: table lookup, schema-aware checks, evaluation, commit. */
   execute(context: ActionContext, input: Input, prepared: Prepared): Output;
 }

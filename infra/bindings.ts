@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseDuration } from '../core/clock.js';
-import type { EddyConfig, StreamBindingConfig } from './config.js';
+import type { EddyConfig, FunctionBuildConfig, StreamBindingConfig } from './config.js';
 
 /**
  * Bindings: which function listens to which stream or schedule, with which settings
@@ -18,6 +18,18 @@ export interface FunctionBinding {
   readonly isolation: 'in-process' | 'worker';
   readonly streams: readonly StreamBinding[];
   readonly schedules: readonly ScheduleBinding[];
+  /** The Lambda runtime, when the config names one (`runsLocally` tells whether eddy runs it). */
+  readonly runtime?: string;
+  /** esbuild settings the handler is bundled with before it runs (SAM's BuildProperties). */
+  readonly build?: FunctionBuildConfig;
+}
+
+/**
+ * Whether eddy runs a function: Node.js runtimes only (`nodejs*`, or none named). Others are kept
+ * with their bindings, which stay disabled (docs/templates.md §3.5).
+ */
+export function runsLocally(binding: Pick<FunctionBinding, 'runtime'>): boolean {
+  return binding.runtime === undefined || /^nodejs/.test(binding.runtime);
 }
 
 export interface StreamBinding {
@@ -113,6 +125,8 @@ export function bindingsOf(config: EddyConfig, baseDirectory: string): FunctionB
       isolation: fn.isolation ?? 'in-process',
       streams,
       schedules,
+      ...(fn.runtime === undefined ? {} : { runtime: fn.runtime }),
+      ...(fn.build === undefined ? {} : { build: fn.build }),
     };
   });
 }

@@ -95,6 +95,41 @@ export interface FunctionConfig {
   readonly isolation?: 'in-process' | 'worker';
   /** What triggers it: streams and schedules. */
   readonly events?: readonly BindingConfig[];
+  /**
+   * The Lambda runtime (default a Node.js one). eddy runs Node.js functions only: a function in
+   * another runtime (`python3.12`, `java21`, a container image...) is listed at start, its stream
+   * bindings are kept disabled and its schedules do not run (docs/templates.md §3.5).
+   */
+  readonly runtime?: string;
+  /**
+   * Bundle the handler with esbuild before it runs, with these settings (SAM's
+   * `Metadata.BuildProperties` for `BuildMethod: esbuild`); without it the handler module runs as
+   * written (tsx for TypeScript).
+   */
+  readonly build?: FunctionBuildConfig;
+}
+
+/**
+ * esbuild settings of a function's bundle, as SAM's esbuild build takes them
+ * (https://docs.aws.amazon.com/serverless-application-model/latest/developerguide/serverless-sam-cli-using-build-typescript.html).
+ */
+export interface FunctionBuildConfig {
+  /** `esm` or `cjs` (SAM's default: cjs). */
+  readonly format?: 'esm' | 'cjs';
+  /** esbuild target, e.g. `es2020` or `node20`. */
+  readonly target?: string;
+  /** Packages left out of the bundle (resolved from node_modules when it runs). */
+  readonly external?: readonly string[];
+  readonly sourcemap?: boolean;
+  readonly minify?: boolean;
+  /** esbuild loaders by extension, e.g. `{ '.sql': 'text' }`. */
+  readonly loader?: Readonly<Record<string, string>>;
+  /** `define` substitutions. */
+  readonly define?: Readonly<Record<string, string>>;
+  /** Text put at the top of the bundle (`banner.js`). */
+  readonly banner?: string;
+  /** The main fields esbuild tries in package.json, in order. */
+  readonly mainFields?: readonly string[];
 }
 
 /**

@@ -13,8 +13,9 @@ import { BatchThrottling } from './shared/batchThrottling.js';
 import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
 
 /**
- * BatchGetItem: up to 100 keys over several tables. A response holds at most 16 MB; keys past
- * that come back in UnprocessedKeys with their table's parameters (docs/dynamodb.md §7.1.3).
+ * BatchGetItem: up to 100 keys over several tables. A response holds at most 16 MB: the read stops
+ * before the item that would take it past 16 MB, and that key and every later one come back in
+ * UnprocessedKeys with their table's parameters (docs/dynamodb.md §7.1.3).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
  */
 export const RESPONSE_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -31,6 +32,7 @@ export const batchGetItem = defineOperation({
     const unprocessed: Record<string, KeysAndAttributes> = {};
     const capacity: ConsumedCapacity[] = [];
     let responseBytes = 0;
+    let full = false;
     const throttling = new BatchThrottling(context.engine.capacity);
     requests.forEach(([name, request], tableIndex) => {
       const table = tables[tableIndex]!;
@@ -42,12 +44,15 @@ export const batchGetItem = defineOperation({
       for (let i = 0; i < request.Keys.length; i++) {
         const keyInput = request.Keys[i]!;
         const key = encodeKey(keyInput, table.key);
-        if (responseBytes >= RESPONSE_LIMIT_BYTES) {
+        const stored: StoredItem | undefined = full ? undefined : table.items.get(key.hashKey, key.rangeKey);
+        // "The response size limit is 16 MB": an item that does not fit is not returned, and the
+        // read stops there (API_BatchGetItem.html).
+        if (full || (stored !== undefined && responseBytes + stored.size > RESPONSE_LIMIT_BYTES)) {
+          full = true;
           unprocessed[name] ??= { ...request, Keys: [] };
           unprocessed[name].Keys.push(keyInput);
           continue;
         }
-        const stored: StoredItem | undefined = table.items.get(key.hashKey, key.rangeKey);
         const keyUnits = readUnits(stored?.size ?? 0, request.ConsistentRead === true);
         if (throttling.throttlesRead(table, keyUnits, key.hashKey)) {
           unprocessed[name] ??= { ...request, Keys: [] };

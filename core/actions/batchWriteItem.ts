@@ -33,7 +33,7 @@ export const batchWriteItem = defineOperation({
       const seen = new Set<string>();
       for (const request of requests) {
         const key = request.PutRequest
-          ? extractItemKey(request.PutRequest.Item, table.key)
+          ? extractItemKey(request.PutRequest.Item, table.key, 'schema')
           : extractKey(request.DeleteRequest!.Key, table.key);
         const identity = itemKeyOf(key.hashKey, key.rangeKey);
         if (seen.has(identity))

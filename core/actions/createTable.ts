@@ -28,7 +28,9 @@ export const createTable = defineOperation<CreateTableInput, Record<string, unkn
   name: 'CreateTable',
   changesTables: true,
   shape: createTableShape,
-  controlPlaneTableName: true,
+  // Since 2026 a name of the wrong length is a constraint-list entry, `Value 'ab' at 'tableName'
+  // … length greater than or equal to 3` (docs/dynamodb.md §2.5.2).
+  controlPlaneTableName: 'presence',
   validate: validateCreateTable,
   execute({ engine, region, request }, input) {
     if (region.tables.has(input.TableName))

@@ -1,4 +1,5 @@
 import type { OperationDefinition } from '../operation.js';
+import { batchExecuteStatement } from './batchExecuteStatement.js';
 import { batchGetItem } from './batchGetItem.js';
 import { batchWriteItem } from './batchWriteItem.js';
 import { createTable } from './createTable.js';
@@ -7,6 +8,8 @@ import { deleteTable } from './deleteTable.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
 import { describeTimeToLive } from './describeTimeToLive.js';
+import { executeStatement } from './executeStatement.js';
+import { executeTransaction } from './executeTransaction.js';
 import { getItem } from './getItem.js';
 import { listTables } from './listTables.js';
 import { listTagsOfResource } from './listTagsOfResource.js';
@@ -37,6 +40,9 @@ const definitions: OperationDefinition<any, any, any>[] = [
   batchWriteItem,
   transactWriteItems,
   transactGetItems,
+  executeStatement,
+  batchExecuteStatement,
+  executeTransaction,
   createTable,
   deleteTable,
   describeLimits,

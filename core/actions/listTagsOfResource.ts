@@ -19,8 +19,8 @@ export const listTagsOfResource = defineOperation<
   name: 'ListTagsOfResource',
   shape: listTagsOfResourceShape,
   validate: validateListTagsOfResource,
-  execute({ region, request }, input, parts) {
-    const table = taggedTable(region, request, input.ResourceArn!, parts);
+  execute({ region }, input, parts) {
+    const table = taggedTable(region, input.ResourceArn!, parts);
     return { Tags: [...table.tags].map(([Key, Value]) => ({ Key, Value })) };
   },
 });

@@ -12,8 +12,11 @@ import { inRange, type KeyRange, planKeyRange, satisfiesRange } from './shared/k
 import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
 import { answerPage, type PageEntry } from './shared/readPage.js';
 import {
-  checkReadProjection,
-  checkStartKeyShape,
+  checkProjectionSupport,
+  checkSelectAllOnGlobalIndex,
+  checkStartKeyCount,
+  checkStartKeyPiece,
+  checkStartKeyTablePart,
   pageEntry,
   type ReadTarget,
   resolveReadTarget,
@@ -31,17 +34,20 @@ export const query = defineOperation({
   execute(context, input: QueryInput, prepared: PreparedReadRequest) {
     const table = context.engine.dataPlaneTable(context.region, input.TableName);
     const target = resolveReadTarget(table, input.IndexName, input.ConsistentRead);
-    if (input.ExclusiveStartKey) {
-      checkStartKeyShape(target, input.ExclusiveStartKey, {
-        count: 'The provided starting key is invalid',
-        type: 'The provided key element does not match the schema',
-      });
-    }
+    const startKey = input.ExclusiveStartKey;
+    if (startKey) checkStartKeyCount(target, startKey);
     const keyConditions = prepared.keyConditions ?? keyConditionsToParts(input.KeyConditions!);
-    const range = planKeyRange(keyConditions, target.key);
-    const after = input.ExclusiveStartKey ? startPosition(target, input.ExclusiveStartKey, range) : undefined;
-    checkFilterAttributes(prepared, target);
-    const { fetchFromTable } = checkReadProjection(target, prepared);
+    const range = planKeyRange(
+      keyConditions,
+      target.key,
+      startKey ? (definition, isHash) => checkStartKeyPiece(startKey, definition, isHash) : undefined,
+    );
+    let after: string | undefined;
+    if (startKey) {
+      checkStartKeyTablePart(target, startKey);
+      after = startPosition(target, startKey, range);
+    }
+    const { fetchFromTable } = checkQueryPaths(target, prepared);
 
     const partition = target.store.partition(range.hashKey);
     const forward = input.ScanIndexForward !== false;
@@ -56,39 +62,59 @@ export const query = defineOperation({
 });
 
 /**
- * Where a Query resumes: the start key must lie in the queried partition and range (docs/dynamodb.md §6.2.5).
+ * Where a Query resumes (docs/dynamodb.md §6.2.5, recorded in dynalite's tests): without a sort-key
+ * condition the start key must lie in the queried partition; with one, it must first satisfy the
+ * condition, and a start key of another partition then reads `The query can return at most one row
+ * and cannot be restarted`.
  */
 function startPosition(target: ReadTarget, startKey: AttributeMap, range: KeyRange): string {
   const key: KeyShape = target.key;
   const hashValue = (getAttribute(startKey, key.hash.name) as Record<string, string>)[key.hash.type]!;
-  if (encodeKeyValue(key.hash.type, hashValue) !== range.hashKey) {
-    throw new ValidationException(
-      'The provided starting key is outside query boundaries based on provided conditions',
-    );
-  }
-  const isTableQuery = target.index === undefined;
-  if (isTableQuery && (key.range === undefined || range.range?.operator === '=')) {
-    throw new ValidationException('The query can return at most one row and cannot be restarted');
-  }
-  if (range.range && key.range && !satisfiesRange(range.range, getAttribute(startKey, key.range.name)!)) {
-    throw new ValidationException('The provided starting key does not match the range key predicate');
+  const samePartition = encodeKeyValue(key.hash.type, hashValue) === range.hashKey;
+  if (range.range === undefined || key.range === undefined) {
+    if (!samePartition) {
+      throw new ValidationException(
+        'The provided starting key is outside query boundaries based on provided conditions',
+      );
+    }
+  } else {
+    if (!satisfiesRange(range.range, getAttribute(startKey, key.range.name)!)) {
+      throw new ValidationException('The provided starting key does not match the range key predicate');
+    }
+    if (!samePartition)
+      throw new ValidationException('The query can return at most one row and cannot be restarted');
   }
   return target.positionOf(startKey).rangeKey;
 }
 
-/** Filters may not name the queried key attributes (docs/dynamodb.md §6.1.4). */
-function checkFilterAttributes(prepared: PreparedReadRequest, target: ReadTarget): void {
-  if (prepared.filter === undefined) return;
-  checkKeyPathsAreScalar(prepared.filter.paths, target.table);
-  const keyNames = [target.key.hash.name, target.key.range?.name];
-  for (const path of prepared.filter.paths) {
-    if (keyNames.includes(path[0])) {
-      const source = prepared.filterKind === 'QueryFilter' ? 'QueryFilter' : 'Filter Expression';
-      throw new ValidationException(
-        `${source} can only contain non-primary key attributes: Primary key attribute: ${path[0]}`,
-      );
+/**
+ * The path checks of a Query after its key condition, in the service's order (recorded in
+ * dynalite's tests, docs/dynamodb.md §6.1.4, §8.3): a projection inside a key attribute, a filter
+ * naming a queried key attribute, Select ALL_ATTRIBUTES on a GSI, a filter inside a key
+ * attribute, then attributes the index does not project.
+ */
+function checkQueryPaths(target: ReadTarget, prepared: PreparedReadRequest): { fetchFromTable: boolean } {
+  const projectionPaths = prepared.projection?.paths;
+  if (projectionPaths) checkKeyPathsAreScalar(projectionPaths, target.table);
+  if (prepared.filter !== undefined) {
+    const keyNames = [target.key.hash.name, target.key.range?.name];
+    for (const name of keyNames) {
+      if (name === undefined) continue;
+      if (prepared.filter.paths.some((path) => path[0] === name)) {
+        const source = prepared.filterKind === 'QueryFilter' ? 'QueryFilter' : 'Filter Expression';
+        throw new ValidationException(
+          `${source} can only contain non-primary key attributes: Primary key attribute: ${name}`,
+        );
+      }
     }
   }
+  checkSelectAllOnGlobalIndex(target, prepared.select);
+  if (prepared.filter !== undefined) checkKeyPathsAreScalar(prepared.filter.paths, target.table);
+  return checkProjectionSupport(
+    target,
+    prepared.select,
+    projectionPaths?.map((path) => path[0]),
+  );
 }
 
 function pastUpper(range: KeyRange, value: string): boolean {
@@ -107,8 +133,8 @@ function beforeLower(range: KeyRange, value: string): boolean {
   );
 }
 
-/** The partition's entries within the range, forward or reversed, strictly after `after`. */
-function* partitionEntries(
+/** The partition's entries within the range, forward or reversed, strictly after `after` (PartiQL SELECTs read through it too). */
+export function* partitionEntries(
   target: ReadTarget,
   partition: Partition<IndexEntry> | undefined,
   range: KeyRange,

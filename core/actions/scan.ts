@@ -8,7 +8,10 @@ import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
 import { answerPage, type PageEntry } from './shared/readPage.js';
 import {
   checkReadProjection,
-  checkStartKeyShape,
+  checkSelectAllOnGlobalIndex,
+  checkStartKeyCount,
+  checkStartKeyPiece,
+  checkStartKeyTablePart,
   pageEntry,
   type ReadTarget,
   resolveReadTarget,
@@ -28,11 +31,19 @@ export const scan = defineOperation({
     const table = context.engine.dataPlaneTable(context.region, input.TableName);
     const target = resolveReadTarget(table, input.IndexName, input.ConsistentRead);
     let after: ScanPosition | undefined;
-    if (input.ExclusiveStartKey) {
-      const invalid =
-        'The provided starting key is invalid: The provided key element does not match the schema';
-      checkStartKeyShape(target, input.ExclusiveStartKey, { count: invalid, type: invalid });
-      const position = target.positionOf(input.ExclusiveStartKey);
+    const startKey = input.ExclusiveStartKey;
+    if (startKey) {
+      // As Query checks it (docs/dynamodb.md §6.4.1): the newer framework answers Scan with the
+      // same short texts (2026); the older one added `: The provided key element does not match
+      // the schema` on tables.
+      checkStartKeyCount(target, startKey);
+      checkStartKeyPiece(startKey, target.key.hash, true);
+      if (target.key.range) checkStartKeyPiece(startKey, target.key.range, false);
+    }
+    checkSelectAllOnGlobalIndex(target, prepared.select);
+    if (startKey) {
+      checkStartKeyTablePart(target, startKey);
+      const position = target.positionOf(startKey);
       after = { scanKey: target.scanKeyOf(position.hashKey), rangeKey: position.rangeKey };
     }
     let fromScanKey: string | undefined;

@@ -123,6 +123,17 @@ function billingSummaries(table: Table, description: Record<string, unknown>): v
   };
 }
 
+/** StreamSpecification, LatestStreamLabel and LatestStreamArn, for a table that has had a stream. */
+function streamMembers(table: Table, description: Record<string, unknown>): void {
+  const stream = table.stream;
+  if (stream === undefined) return;
+  description.StreamSpecification = stream.enabled
+    ? { StreamEnabled: true, StreamViewType: stream.viewType }
+    : { StreamEnabled: false };
+  description.LatestStreamLabel = stream.label;
+  description.LatestStreamArn = stream.arn;
+}
+
 /** The full TableDescription (CreateTable, DescribeTable, UpdateTable). */
 export function describeTable(table: Table): Record<string, unknown> {
   const description: Record<string, unknown> = {
@@ -147,14 +158,7 @@ export function describeTable(table: Table): Record<string, unknown> {
     description.GlobalSecondaryIndexes = [...table.globalSecondaryIndexes.values()].map(
       globalIndexDescription,
     );
-  const stream = table.stream;
-  if (stream !== undefined) {
-    description.StreamSpecification = stream.enabled
-      ? { StreamEnabled: true, StreamViewType: stream.viewType }
-      : { StreamEnabled: false };
-    description.LatestStreamLabel = stream.label;
-    description.LatestStreamArn = stream.arn;
-  }
+  streamMembers(table, description);
   if (table.sse !== undefined) {
     description.SSEDescription = {
       Status: 'ENABLED',
@@ -171,8 +175,8 @@ export function describeTable(table: Table): Record<string, unknown> {
 }
 
 /**
- * DeleteTable's TableDescription: status and counters only, no schema, creation time or index
- * lists (docs/dynamodb.md §3.4.1).
+ * DeleteTable's TableDescription: status and counters, no schema, creation time or index lists,
+ * and the stream members of a table with a stream (docs/dynamodb.md §3.4.1).
  */
 export function describeDeletedTable(table: Table): Record<string, unknown> {
   const description: Record<string, unknown> = {
@@ -186,5 +190,6 @@ export function describeDeletedTable(table: Table): Record<string, unknown> {
   };
   billingSummaries(table, description);
   delete description.TableThroughputModeSummary;
+  streamMembers(table, description);
   return description;
 }

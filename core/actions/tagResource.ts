@@ -1,5 +1,5 @@
 import { ResourceNotFoundException, ValidationException } from '../errors/index.js';
-import { defineOperation, type RequestContext } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Region } from '../store/region.js';
 import type { Table } from '../store/table.js';
 import { type TagResourceInput, tagResourceShape, validateTagResource } from '../validations/tagResource.js';
@@ -7,18 +7,18 @@ import { MAX_TAGS, type TableArnParts, TagMessages } from '../validations/tags.j
 import { applyTagChange } from './tableLifecycle.js';
 
 /**
- * The table a tagging ARN names. An ARN of another region is invalid; one of another account,
- * or of a missing table, is not found (docs/dynamodb.md §3.4.3).
+ * The table a tagging ARN names (its account and region were checked with its form). A missing
+ * table is not found, with the ARN in the text except in UntagResource (docs/dynamodb.md §3.4.3).
  */
 export function taggedTable(
   region: Region,
-  request: RequestContext,
   arn: string,
   parts: TableArnParts,
+  notFound: 'with-arn' | 'plain' = 'with-arn',
 ): Table {
-  if (parts.region !== request.region) throw new ValidationException(TagMessages.invalidArn(arn));
-  const table = parts.accountId === request.accountId ? region.tables.get(parts.tableName) : undefined;
-  if (table === undefined) throw new ResourceNotFoundException(TagMessages.notFound(arn));
+  const table = region.tables.get(parts.tableName);
+  if (table === undefined)
+    throw new ResourceNotFoundException(notFound === 'plain' ? undefined : TagMessages.notFound(arn));
   return table;
 }
 
@@ -32,8 +32,8 @@ export const tagResource = defineOperation<TagResourceInput, Record<string, unkn
   changesTables: true,
   shape: tagResourceShape,
   validate: validateTagResource,
-  execute({ engine, region, request }, input, parts) {
-    const table = taggedTable(region, request, input.ResourceArn!, parts);
+  execute({ engine, region }, input, parts) {
+    const table = taggedTable(region, input.ResourceArn!, parts);
     const tags = input.Tags!;
     const keys = new Set(table.tags.keys());
     for (const tag of tags) keys.add(tag.Key);

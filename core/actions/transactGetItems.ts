@@ -1,9 +1,13 @@
 import { type ConsumedCapacity, consumedCapacity, readUnits } from '../capacity.js';
-import { ValidationException } from '../errors/index.js';
+import {
+  type CancellationReason,
+  TransactionCanceledException,
+  ValidationException,
+} from '../errors/index.js';
 import { itemKeyOf } from '../model/keyCodec.js';
 import { defineOperation } from '../operation.js';
 import type { Table } from '../store/table.js';
-import { encodeKey } from '../validations/keys.js';
+import { checkNoEmptyKeyValues, encodeKey } from '../validations/keys.js';
 import {
   type PreparedTransactGet,
   type TransactGetItemsInput,
@@ -24,7 +28,21 @@ export const transactGetItems = defineOperation({
   execute(context, input: TransactGetItemsInput, prepared: PreparedTransactGet) {
     const { engine, region } = context;
     const tables = input.TransactItems.map(({ Get }) => engine.dataPlaneTable(region, Get.TableName));
-    const keys = input.TransactItems.map(({ Get }, index) => encodeKey(Get.Key, tables[index]!.key));
+    // Empty key values refuse the whole request; any other key problem cancels the transaction
+    // with a ValidationError on that Get, the first one only (2026, docs/dynamodb.md §7.3.6).
+    input.TransactItems.forEach(({ Get }, index) => {
+      checkNoEmptyKeyValues(Get.Key, tables[index]!.key);
+    });
+    const keys = input.TransactItems.map(({ Get }, index) => {
+      try {
+        return encodeKey(Get.Key, tables[index]!.key);
+      } catch (error) {
+        if (!(error instanceof ValidationException)) throw error;
+        const reasons: CancellationReason[] = input.TransactItems.map(() => ({ Code: 'None' }));
+        reasons[index] = { Code: 'ValidationError', Message: error.message };
+        throw new TransactionCanceledException(reasons);
+      }
+    });
     const seen = new Set<string>();
     keys.forEach((key, index) => {
       const identity = `${tables[index]!.name}\u0000${itemKeyOf(key.hashKey, key.rangeKey)}`;

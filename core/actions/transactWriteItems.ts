@@ -13,7 +13,7 @@ import { defineOperation } from '../operation.js';
 import type { Region } from '../store/region.js';
 import { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
-import { checkIndexKeys, extractItemKey, extractKey } from '../validations/keys.js';
+import { checkIndexKeys, checkNoEmptyKeyValues, extractItemKey, extractKey } from '../validations/keys.js';
 import {
   type PreparedAction,
   type PreparedTransactWrite,
@@ -35,6 +35,9 @@ import { planUpdate } from './updateItem.js';
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
  */
 export const IDEMPOTENCY_WINDOW_MS = 10 * 60 * 1000;
+
+/** A PartiQL INSERT of a key that exists, in a transaction (docs/partiql.md §4.3). */
+const DUPLICATE_ITEM = 'Duplicate primary key exists in table';
 
 interface PlannedAction {
   table: Table;
@@ -68,6 +71,9 @@ export const transactWriteItems = defineOperation({
       }
     }
 
+    prepared.actions.forEach((action, index) => {
+      checkNoEmptyKeyValues(action.request.Item ?? action.request.Key!, tables[index]!.key);
+    });
     checkDistinctItems(prepared.actions, tables);
     const planned: PlannedAction[] = [];
     const reasons: CancellationReason[] = prepared.actions.map(() => ({ Code: 'None' }));
@@ -75,7 +81,12 @@ export const transactWriteItems = defineOperation({
     for (let index = 0; index < prepared.actions.length; index++) {
       try {
         planned.push(planAction(prepared.actions[index]!, tables[index]!));
-      } catch (error) {
+      } catch (caught) {
+        const error =
+          caught instanceof ConditionalCheckFailedException &&
+          prepared.actions[index]!.duplicateOnConditionFailure
+            ? new ValidationException(DUPLICATE_ITEM)
+            : caught;
         if (error instanceof ConditionalCheckFailedException) {
           reasons[index] = { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' };
           if (error.item) reasons[index]!.Item = error.item;

@@ -18,8 +18,8 @@ export const untagResource = defineOperation<UntagResourceInput, Record<string, 
   changesTables: true,
   shape: untagResourceShape,
   validate: validateUntagResource,
-  execute({ engine, region, request }, input, parts) {
-    const table = taggedTable(region, request, input.ResourceArn!, parts);
+  execute({ engine, region }, input, parts) {
+    const table = taggedTable(region, input.ResourceArn!, parts, 'plain');
     const keys = input.TagKeys!;
     applyTagChange(
       engine,

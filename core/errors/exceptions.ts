@@ -66,6 +66,8 @@ export class UnrecognizedClientException extends DynamoDbError {
 export class AccessDeniedException extends DynamoDbError {
   override readonly name = 'AccessDeniedException';
   readonly prefix = ErrorPrefix.service;
+  // `Message`, as the other coral.service errors spell it (dynalite's tests, docs/dynamodb.md §1.2.2).
+  override readonly messageKey = 'Message';
 }
 
 /**
@@ -161,6 +163,15 @@ export class TransactionCanceledException extends DynamoDbError {
   }
   override extraMembers(): Record<string, unknown> {
     return { CancellationReasons: this.cancellationReasons };
+  }
+}
+
+/** A PartiQL INSERT of a key that exists (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.insert.html). */
+export class DuplicateItemException extends DynamoDbError {
+  override readonly name = 'DuplicateItemException';
+  readonly prefix = ErrorPrefix.dynamodb;
+  constructor(message = 'Duplicate primary key exists in table') {
+    super(message);
   }
 }
 

@@ -57,6 +57,11 @@ export interface KeyConditionPart {
   readonly attributeName: string;
   readonly operator: '=' | '<' | '<=' | '>' | '>=' | 'BETWEEN' | 'begins_with';
   readonly values: readonly AttributeValue[];
+  /**
+   * A legacy KeyConditions operator that cannot drive a key lookup (NE, NULL, NOT_NULL, CONTAINS,
+   * NOT_CONTAINS, IN): refused by Query at its turn in the key walk (docs/dynamodb.md §6.1.3).
+   */
+  readonly notIndexable?: true;
 }
 
 /**

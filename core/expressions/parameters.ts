@@ -10,6 +10,11 @@ export interface ExpressionParameterRules {
   expressions?: readonly string[];
   /** Legacy (non-expression) members, in the service's canonical order. */
   legacy?: readonly string[];
+  /**
+   * The newer framework's text for values without an expression: no `: <expressions> is null`
+   * suffix (PutItem, 2026; docs/dynamodb.md §5.1.6, §9.2).
+   */
+  bareValuesMessage?: boolean;
 }
 
 const WRITE_EXPRESSIONS = ['ConditionExpression'] as const;
@@ -22,13 +27,24 @@ const WRITE_LEGACY = ['Expected', 'ConditionalOperator'] as const;
  * KeyConditionExpression`; UpdateItem `AttributeUpdates, Expected` and `UpdateExpression,
  * ConditionExpression`.
  */
-export const EXPRESSION_PARAMETER_RULES: Readonly<Record<string, Required<ExpressionParameterRules>>> = {
-  PutItem: { operation: 'PutItem', expressions: WRITE_EXPRESSIONS, legacy: WRITE_LEGACY },
-  DeleteItem: { operation: 'DeleteItem', expressions: WRITE_EXPRESSIONS, legacy: WRITE_LEGACY },
+export const EXPRESSION_PARAMETER_RULES: Readonly<Record<string, ExpressionParameterRules>> = {
+  PutItem: {
+    operation: 'PutItem',
+    expressions: WRITE_EXPRESSIONS,
+    legacy: WRITE_LEGACY,
+    bareValuesMessage: true,
+  },
+  DeleteItem: {
+    operation: 'DeleteItem',
+    expressions: WRITE_EXPRESSIONS,
+    legacy: WRITE_LEGACY,
+    bareValuesMessage: true,
+  },
   UpdateItem: {
     operation: 'UpdateItem',
     expressions: ['UpdateExpression', 'ConditionExpression'],
     legacy: ['AttributeUpdates', 'Expected', 'ConditionalOperator'],
+    bareValuesMessage: true,
   },
   GetItem: { operation: 'GetItem', expressions: ['ProjectionExpression'], legacy: ['AttributesToGet'] },
   Query: {
@@ -135,6 +151,8 @@ export function checkExpressionParameters(
   if (!isPresent(input, 'ExpressionAttributeValues')) return;
   const valueTaking = expressions.filter((member) => member !== 'ProjectionExpression');
   if (valueTaking.length > 0 && !valueTaking.some((member) => isPresent(input, member))) {
+    if (rules.bareValuesMessage)
+      throw new ValidationException('ExpressionAttributeValues can only be specified when using expressions');
     throw new ValidationException(
       `ExpressionAttributeValues can only be specified when using expressions: ${valueTaking.join(' and ')} ${
         valueTaking.length > 1 ? 'are' : 'is'

@@ -38,10 +38,19 @@ export function expectString(value: unknown): string {
   throw new SerializationException(`${TOKEN_NAMES[kind]} cannot be converted to String`);
 }
 
+/**
+ * A boolean member; the service's JSON parser also reads the strings `true`, `1`, `yes` and
+ * `false`, `0`, `no` in any case (dynalite's recorded tests; docs/dynamodb.md §1.2.7).
+ */
 export function expectBoolean(value: unknown): boolean {
   if (typeof value === 'boolean') return value;
   const kind = jsonKind(value);
-  if (kind === 'string') throw new SerializationException('Unexpected token received from parser');
+  if (kind === 'string') {
+    const word = (value as string).toUpperCase();
+    if (word === 'TRUE' || word === '1' || word === 'YES') return true;
+    if (word === 'FALSE' || word === '0' || word === 'NO') return false;
+    throw new SerializationException('Unexpected token received from parser');
+  }
   if (kind === 'array')
     throw new SerializationException('Unrecognized collection type class java.lang.Boolean');
   if (kind === 'object')

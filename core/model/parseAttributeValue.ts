@@ -36,8 +36,6 @@ export const AttributeMessages = {
   empty: 'Supplied AttributeValue is empty, must contain exactly one of the supported datatypes',
   severalTypes:
     'Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes',
-  nullNotTrue:
-    'One or more parameter values were invalid: Null attribute value types must have the value of true',
   // The double spaces are verbatim (docs/dynamodb.md §2.1.3).
   emptyStringSet: 'One or more parameter values were invalid: An string set  may not be empty',
   emptyNumberSet: 'One or more parameter values were invalid: An number set  may not be empty',
@@ -103,15 +101,15 @@ export function parseAttributeValue(
         result = { B: base64 };
         break;
       }
-      case 'BOOL':
-        expectBoolean(value);
+      case 'BOOL': {
+        const flag = expectBoolean(value);
+        if (flag !== value) result = { BOOL: flag }; // read from a string (docs/dynamodb.md §1.2.7)
         break;
+      }
       case 'NULL':
-        if (expectBoolean(value)) result = { NULL: true };
-        else {
-          record(problems, AttributeMessages.nullNotTrue);
-          valid = false;
-        }
+        // Type-checked as a boolean; `false` is then stored as true (2026, docs/dynamodb.md §2.1.1).
+        expectBoolean(value);
+        result = { NULL: true };
         break;
       case 'SS': {
         const members = expectList(value, 'field').map(expectString);

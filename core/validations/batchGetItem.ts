@@ -38,17 +38,31 @@ export const tableNameKey: StringShape = { ...tableName, required: false };
 export const MAX_BATCH_GET_KEYS = 100;
 
 export const batchGetItemShape: Record<string, Shape> = {
+  // ReturnConsumedCapacity first: the order the service walks them (dynalite's tests).
+  ReturnConsumedCapacity: returnConsumedCapacity,
+  // The newer framework reports the lengths of RequestItems and of each Keys list without the
+  // value: `Value at 'RequestItems' …`, `Value at 'RequestItems.<t>.member.Keys' …`; a bad table
+  // name still echoes the map, as JSON (2026, docs/dynamodb.md §7.1.1).
   RequestItems: {
     kind: 'map',
     required: true,
     key: tableNameKey,
     minLength: 1,
     maxLength: 100,
+    framework: 'newer',
+    echo: 'json',
     value: {
       kind: 'structure',
       name: 'KeysAndAttributes',
       members: {
-        Keys: { kind: 'list', member: attributeMap(), required: true, minLength: 1, maxLength: 100 },
+        Keys: {
+          kind: 'list',
+          member: attributeMap(),
+          required: true,
+          minLength: 1,
+          maxLength: 100,
+          framework: 'newer',
+        },
         AttributesToGet: attributesToGet,
         ConsistentRead: { kind: 'boolean' },
         ProjectionExpression: expressionString,
@@ -56,7 +70,6 @@ export const batchGetItemShape: Record<string, Shape> = {
       },
     },
   },
-  ReturnConsumedCapacity: returnConsumedCapacity,
 };
 
 export interface PreparedBatchGet {

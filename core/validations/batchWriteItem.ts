@@ -23,11 +23,14 @@ export interface BatchWriteItemInput {
 export const MAX_BATCH_WRITES = 25;
 
 export const batchWriteItemShape: Record<string, Shape> = {
+  // The order the service walks them (dynalite's tests).
+  ReturnConsumedCapacity: returnConsumedCapacity,
+  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
+  // No length constraint on the map itself: an empty one gets its own sentence (below).
   RequestItems: {
     kind: 'map',
     required: true,
     key: tableNameKey,
-    minLength: 1,
     value: {
       kind: 'list',
       minLength: 1,
@@ -42,8 +45,6 @@ export const batchWriteItemShape: Record<string, Shape> = {
       },
     },
   },
-  ReturnConsumedCapacity: returnConsumedCapacity,
-  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
 };
 
 /** Item sizes of the puts, in request order per table (computed once). */
@@ -56,6 +57,10 @@ export function validateBatchWriteItem(
   input: BatchWriteItemInput,
   deserialized: Deserialized,
 ): PreparedBatchWrite {
+  // The bespoke sentence the newer framework has not replaced in any region for BatchWriteItem
+  // (2026, docs/dynamodb.md §7.2.1; BatchGetItem's moved to the constraint list).
+  if (Object.keys(input.RequestItems).length === 0)
+    throw new ValidationException('The requestItems parameter is required for BatchWriteItem');
   let total = 0;
   for (const requests of Object.values(input.RequestItems)) total += requests.length;
   if (total > MAX_BATCH_WRITES)

@@ -12,6 +12,21 @@ export const tableName: StringShape = {
   pattern: TABLE_NAME_PATTERN,
 };
 
+/**
+ * TableName of the data-plane operations: a table name or the table's ARN, 1 to 1024 characters
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html). A name that
+ * is not an ARN still follows the name rules (recorded 2026: `'bad!name' … pattern`, 256 characters
+ * `… less than or equal to 255`), and `''` breaks the length of 1 alone (docs/dynamodb.md §2.5.3).
+ */
+export const dataPlaneTableName: StringShape = {
+  kind: 'string',
+  required: true,
+  minLength: 1,
+  maxLength: 1024,
+  pattern: TABLE_NAME_PATTERN,
+  names: { minLength: 3, maxLength: 255 },
+};
+
 export const indexName: StringShape = {
   kind: 'string',
   minLength: 3,
@@ -229,5 +244,8 @@ export const tag: StructureShape = {
 
 export const tagList = (required: boolean): ListShape => ({ kind: 'list', member: tag, required });
 
-/** A resource ARN for the tagging operations: 1..1283 characters. */
-export const resourceArn: StringShape = { kind: 'string', minLength: 1, maxLength: 1283 };
+/**
+ * A resource ARN for the tagging operations, up to 1283 characters. An empty one is not a
+ * constraint violation: IAM refuses it first, `on resource: *` (docs/dynamodb.md §3.4.3).
+ */
+export const resourceArn: StringShape = { kind: 'string', maxLength: 1283 };

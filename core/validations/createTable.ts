@@ -27,6 +27,7 @@ import {
   checkTableClass,
   checkTableKeySchema,
   checkThroughputBounds,
+  checkWarmThroughput,
   type GlobalIndexInput,
   type KeySchemaElementInput,
   type LocalIndexInput,
@@ -92,13 +93,14 @@ const globalSecondaryIndex: Shape = {
 
 // Member order is the order the constraint list reports in (dynalite's recordings).
 export const createTableShape: Record<string, Shape> = {
+  // The order the service walks them (dynalite's tests, docs/dynamodb.md §1.2.8).
   AttributeDefinitions: attributeDefinitions(true),
   TableName: tableName,
+  BillingMode: billingMode,
   ProvisionedThroughput: provisionedThroughput(),
   KeySchema: keySchema(2),
   LocalSecondaryIndexes: { kind: 'list', member: localSecondaryIndex },
   GlobalSecondaryIndexes: { kind: 'list', member: globalSecondaryIndex },
-  BillingMode: billingMode,
   StreamSpecification: streamSpecification,
   SSESpecification: sseSpecification,
   Tags: tagList(false),
@@ -193,6 +195,9 @@ export function validateCreateTable(input: CreateTableInput): void {
   checkLocalIndexes(input, definitions, seen);
   checkGlobalIndexes(input, definitions, seen);
   if (hasIndexes) checkDefinitionsUsed(input, definitions);
+  for (const index of input.GlobalSecondaryIndexes ?? [])
+    checkWarmThroughput(index.WarmThroughput, index.ProvisionedThroughput, index.IndexName);
+  checkWarmThroughput(input.WarmThroughput, input.ProvisionedThroughput);
   let projected = 0;
   for (const index of [...(input.LocalSecondaryIndexes ?? []), ...(input.GlobalSecondaryIndexes ?? [])])
     projected += projectedAttributeCount(index.Projection);

@@ -1,9 +1,20 @@
 import { type ConditionExpression, checkExpressionParameters } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
-import { attributeMap, expressionString, tableName } from './common.js';
+import {
+  attributeMap,
+  conditionalOperator,
+  dataPlaneTableName,
+  expected,
+  expressionAttributeNames,
+  expressionAttributeValues,
+  expressionString,
+  returnConsumedCapacity,
+  returnItemCollectionMetrics,
+  returnValues,
+  returnValuesOnConditionCheckFailure,
+} from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
-import { expressionAttributeMembers, legacyConditionMembers, writeReturnMembers } from './sharedMembers.js';
 import {
   type ConditionalWriteInput,
   checkReturnValuesAllOldOrNone,
@@ -18,13 +29,22 @@ export interface DeleteItemInput extends ConditionalWriteInput, WriteReturnInput
   ReturnValues?: string;
 }
 
+/**
+ * Members in the order the service walks them for the constraint list, which decides the ten
+ * entries it reports when there are more (recorded in dynalite's tests, docs/dynamodb.md §1.2.8).
+ */
 export const deleteItemShape: Record<string, Shape> = {
-  TableName: tableName,
+  ReturnConsumedCapacity: returnConsumedCapacity,
+  TableName: dataPlaneTableName,
+  ReturnValues: returnValues,
+  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
   Key: attributeMap(true),
-  ...legacyConditionMembers,
+  ConditionalOperator: conditionalOperator,
+  Expected: expected,
   ConditionExpression: expressionString,
-  ...expressionAttributeMembers,
-  ...writeReturnMembers,
+  ExpressionAttributeValues: expressionAttributeValues,
+  ExpressionAttributeNames: expressionAttributeNames,
+  ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
 };
 
 export interface PreparedDelete {

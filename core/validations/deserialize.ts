@@ -94,7 +94,9 @@ function valueClassOf(shape: Shape): string {
     case 'attributeValue':
       return ATTRIBUTE_VALUE_CLASS;
     case 'list':
-      return 'java.util.List';
+      // `java.util.Map<java.lang.String, java.util.List<com.amazonaws.dynamodb.v20120810.WriteRequest>>`
+      // (BatchWriteItem's RequestItems, recorded in dynalite's tests).
+      return `java.util.List<${valueClassOf(shape.member)}>`;
     default:
       return 'java.lang.Object';
   }

@@ -9,10 +9,10 @@ import type { AttributeMap } from '../model/attributeValue.js';
 import {
   attributeMap,
   attributesToGet,
+  dataPlaneTableName,
   expressionAttributeNames,
   expressionString,
   returnConsumedCapacity,
-  tableName,
 } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
@@ -28,12 +28,16 @@ export interface GetItemInput {
   ExpressionAttributeNames?: Record<string, string>;
 }
 
+/**
+ * Members in the order the service walks them for the constraint list, which decides the ten
+ * entries it reports when there are more (recorded in dynalite's tests, docs/dynamodb.md §1.2.8).
+ */
 export const getItemShape: Record<string, Shape> = {
-  TableName: tableName,
-  Key: attributeMap(true),
-  AttributesToGet: attributesToGet,
-  ConsistentRead: { kind: 'boolean' },
   ReturnConsumedCapacity: returnConsumedCapacity,
+  AttributesToGet: attributesToGet,
+  TableName: dataPlaneTableName,
+  Key: attributeMap(true),
+  ConsistentRead: { kind: 'boolean' },
   ProjectionExpression: expressionString,
   ExpressionAttributeNames: expressionAttributeNames,
 };

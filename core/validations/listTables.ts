@@ -14,6 +14,7 @@ export interface ListTablesInput {
 export const MAX_LIST_TABLES_LIMIT = 100;
 
 export const listTablesShape: Record<string, Shape> = {
-  ExclusiveStartTableName: { kind: 'string', minLength: 3, maxLength: 255, pattern: TABLE_NAME_PATTERN },
+  // The order the service walks them (dynalite's tests, docs/dynamodb.md §1.2.8).
   Limit: { kind: 'integer', min: 1, max: MAX_LIST_TABLES_LIMIT },
+  ExclusiveStartTableName: { kind: 'string', minLength: 3, maxLength: 255, pattern: TABLE_NAME_PATTERN },
 };

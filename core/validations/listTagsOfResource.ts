@@ -1,4 +1,6 @@
+import type { RequestContext } from '../operation.js';
 import { resourceArn } from './common.js';
+import type { Deserialized } from './deserialize.js';
 import type { Shape } from './shape.js';
 import { parseTableArn, type TableArnParts } from './tags.js';
 
@@ -17,6 +19,10 @@ export const listTagsOfResourceShape: Record<string, Shape> = {
   NextToken: { kind: 'string' },
 };
 
-export function validateListTagsOfResource(input: ListTagsOfResourceInput): TableArnParts {
-  return parseTableArn(input.ResourceArn);
+export function validateListTagsOfResource(
+  input: ListTagsOfResourceInput,
+  _deserialized: Deserialized,
+  request: RequestContext,
+): TableArnParts {
+  return parseTableArn(input.ResourceArn, 'ListTagsOfResource', request);
 }

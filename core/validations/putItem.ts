@@ -3,10 +3,21 @@ import { type ConditionExpression, checkExpressionParameters } from '../expressi
 import type { AttributeMap } from '../model/attributeValue.js';
 import { itemSizeOfEncoded, MAX_ITEM_SIZE } from '../model/itemSize.js';
 import { encodeParsedItem } from '../store/itemCodec.js';
-import { attributeMap, expressionString, tableName } from './common.js';
+import {
+  attributeMap,
+  conditionalOperator,
+  dataPlaneTableName,
+  expected,
+  expressionAttributeNames,
+  expressionAttributeValues,
+  expressionString,
+  returnConsumedCapacity,
+  returnItemCollectionMetrics,
+  returnValues,
+  returnValuesOnConditionCheckFailure,
+} from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
-import { expressionAttributeMembers, legacyConditionMembers, writeReturnMembers } from './sharedMembers.js';
 import {
   type ConditionalWriteInput,
   checkReturnValuesAllOldOrNone,
@@ -21,13 +32,22 @@ export interface PutItemInput extends ConditionalWriteInput, WriteReturnInput {
   ReturnValues?: string;
 }
 
+/**
+ * Members in the order the service walks them for the constraint list, which decides the ten
+ * entries it reports when there are more (recorded in dynalite's tests, docs/dynamodb.md §1.2.8).
+ */
 export const putItemShape: Record<string, Shape> = {
-  TableName: tableName,
+  ReturnConsumedCapacity: returnConsumedCapacity,
+  TableName: dataPlaneTableName,
   Item: attributeMap(true),
-  ...legacyConditionMembers,
+  ConditionalOperator: conditionalOperator,
+  Expected: expected,
+  ReturnValues: returnValues,
+  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
   ConditionExpression: expressionString,
-  ...expressionAttributeMembers,
-  ...writeReturnMembers,
+  ExpressionAttributeValues: expressionAttributeValues,
+  ExpressionAttributeNames: expressionAttributeNames,
+  ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
 };
 
 export interface PreparedPut {

@@ -6,7 +6,11 @@ import {
   attributesToGet,
   conditionalOperator,
   conditionMap,
+  dataPlaneTableName,
+  expressionAttributeNames,
+  expressionAttributeValues,
   expressionString,
+  indexName,
   returnConsumedCapacity,
   select,
 } from './common.js';
@@ -15,11 +19,11 @@ import {
   checkSelect,
   checkStartKeyValues,
   type PreparedReadRequest,
+  prepareLegacyReadMembers,
   prepareReadExpressions,
   type ReadRequestInput,
 } from './readRequest.js';
 import type { Shape } from './shape.js';
-import { expressionAttributeMembers, readTargetMembers } from './sharedMembers.js';
 
 /** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html */
 export interface QueryInput extends ReadRequestInput {
@@ -29,28 +33,42 @@ export interface QueryInput extends ReadRequestInput {
   KeyConditionExpression?: string;
 }
 
+/**
+ * Members in the order the service walks them for the constraint list, which decides the ten
+ * entries it reports when there are more (recorded in dynalite's tests, docs/dynamodb.md §1.2.8).
+ * `Limit` is checked by the newer framework: `Value at 'Limit' …` (2026, docs/dynamodb.md §1.2.10).
+ */
 export const queryShape: Record<string, Shape> = {
-  ...readTargetMembers,
   Select: select,
-  AttributesToGet: attributesToGet,
-  Limit: { kind: 'integer', min: 1 },
-  ConsistentRead: { kind: 'boolean' },
-  KeyConditions: conditionMap,
-  QueryFilter: conditionMap,
-  ConditionalOperator: conditionalOperator,
-  ScanIndexForward: { kind: 'boolean' },
-  ExclusiveStartKey: attributeMap(),
+  IndexName: indexName,
   ReturnConsumedCapacity: returnConsumedCapacity,
-  ProjectionExpression: expressionString,
-  FilterExpression: expressionString,
+  QueryFilter: conditionMap,
+  TableName: dataPlaneTableName,
+  ConditionalOperator: conditionalOperator,
+  AttributesToGet: attributesToGet,
+  Limit: { kind: 'integer', min: 1, framework: 'newer' },
+  KeyConditions: conditionMap,
+  ExclusiveStartKey: attributeMap(),
+  ConsistentRead: { kind: 'boolean' },
+  ScanIndexForward: { kind: 'boolean' },
   KeyConditionExpression: expressionString,
-  ...expressionAttributeMembers,
+  FilterExpression: expressionString,
+  ProjectionExpression: expressionString,
+  ExpressionAttributeValues: expressionAttributeValues,
+  ExpressionAttributeNames: expressionAttributeNames,
 };
 
-/** Stateless checks of Query in the service's order (docs/dynamodb.md §8.3). */
+/**
+ * Stateless checks of Query in the service's order (docs/dynamodb.md §8.3): mixed parameters,
+ * QueryFilter (values, then each condition's arguments and types), AttributesToGet, Select, the
+ * values of the start key, a key condition at all, the expressions, then KeyConditions.
+ */
 export function validateQuery(input: QueryInput, deserialized: Deserialized): PreparedReadRequest {
   checkExpressionParameters('Query', input as unknown as Record<string, unknown>);
-  throwAttributeProblem(deserialized, 'QueryFilter');
+  const legacy = prepareLegacyReadMembers(input, deserialized, {
+    name: 'QueryFilter',
+    value: input.QueryFilter,
+  });
   checkSelect(input, '1 validation error detected: ');
   checkStartKeyValues(deserialized);
   if (input.KeyConditions === undefined && input.KeyConditionExpression === undefined) {
@@ -58,15 +76,12 @@ export function validateQuery(input: QueryInput, deserialized: Deserialized): Pr
       'Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.',
     );
   }
-  throwAttributeProblem(deserialized, 'KeyConditions');
-  // Legacy KeyConditions: stateless checks now; turned into parts after the table lookup, where
-  // their non-indexable operators are refused (docs/dynamodb.md §6.1.3, §8.3).
-  if (input.KeyConditions) checkKeyConditions(input.KeyConditions);
-  return prepareReadExpressions(
-    input,
-    deserialized,
-    { name: 'QueryFilter', value: input.QueryFilter },
-    undefined,
-    'Query',
-  );
+  const prepared = prepareReadExpressions(input, deserialized, legacy, 'Query');
+  if (input.KeyConditions) {
+    // Legacy KeyConditions: stateless checks after the expressions (a FilterExpression may come
+    // with them); turned into parts after the table lookup (docs/dynamodb.md §6.1.3, §8.3).
+    throwAttributeProblem(deserialized, 'KeyConditions');
+    checkKeyConditions(input.KeyConditions);
+  }
+  return prepared;
 }

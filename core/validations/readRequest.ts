@@ -99,25 +99,61 @@ export interface PreparedReadRequest {
   select: SelectValue | undefined;
 }
 
+/** The legacy filter and AttributesToGet of a Query or Scan, checked and converted. */
+export interface LegacyReadMembers {
+  filter: ConditionExpression | undefined;
+  filterKind: 'QueryFilter' | 'ScanFilter' | undefined;
+  projection: ProjectionPlan | undefined;
+}
+
 /**
- * Parses a Query/Scan's expressions in the service's order (docs/dynamodb.md §8.2, §8.3): names, values,
- * KeyCondition, Filter, Projection, then unused names and values.
+ * QueryFilter/ScanFilter (argument counts, types, BETWEEN order) and AttributesToGet
+ * (duplicates), each in the order its operation checks them: Query the filter first, Scan
+ * AttributesToGet first; both before the start key's values (recorded, docs/dynamodb.md §8.3).
+ */
+export function prepareLegacyReadMembers(
+  input: ReadRequestInput,
+  deserialized: Deserialized,
+  legacyFilter: { name: 'QueryFilter' | 'ScanFilter'; value: Record<string, LegacyCondition> | undefined },
+): LegacyReadMembers {
+  const legacy: LegacyReadMembers = { filter: undefined, filterKind: undefined, projection: undefined };
+  const readFilter = () => {
+    // The filter's AttributeValue problems come first, then its arguments and types.
+    const problem = deserialized.attributeProblems.get(legacyFilter.name);
+    if (problem !== undefined) throw new ValidationException(problem.message);
+    if (legacyFilter.value === undefined) return;
+    legacy.filter = conditionFromFilter(legacyFilter.value, input.ConditionalOperator);
+    legacy.filterKind = legacyFilter.name;
+  };
+  const readAttributesToGet = () => {
+    if (input.AttributesToGet !== undefined)
+      legacy.projection = projectionFromAttributesToGet(input.AttributesToGet);
+  };
+  if (legacyFilter.name === 'QueryFilter') {
+    readFilter();
+    readAttributesToGet();
+  } else {
+    readAttributesToGet();
+    readFilter();
+  }
+  return legacy;
+}
+
+/**
+ * Parses a Query/Scan's expressions in the service's order (docs/dynamodb.md §8.2, §8.3): names,
+ * values, the grammar of KeyCondition, Filter, Projection, then unused names and values, and only
+ * then the key condition's own rules (docs/dynamodb.md §6.1.2): so an empty FilterExpression is
+ * reported before `Invalid operator used in KeyConditionExpression: OR` (recorded).
  */
 export function prepareReadExpressions(
   input: ReadRequestInput & { KeyConditionExpression?: string },
   deserialized: Deserialized,
-  legacyFilter: { name: 'QueryFilter' | 'ScanFilter'; value: Record<string, LegacyCondition> | undefined },
-  legacyKeyConditions: KeyConditionPart[] | undefined,
+  legacy: LegacyReadMembers,
   operation: 'Query' | 'Scan',
 ): PreparedReadRequest {
-  let filter: ConditionExpression | undefined;
-  let filterKind: PreparedReadRequest['filterKind'];
-  let projection: ProjectionPlan | undefined;
-  if (legacyFilter.value !== undefined) {
-    filter = conditionFromFilter(legacyFilter.value, input.ConditionalOperator);
-    filterKind = legacyFilter.name;
-  }
-  if (input.AttributesToGet !== undefined) projection = projectionFromAttributesToGet(input.AttributesToGet);
+  let filter: ConditionExpression | undefined = legacy.filter;
+  let filterKind: PreparedReadRequest['filterKind'] = legacy.filterKind;
+  let projection: ProjectionPlan | undefined = legacy.projection;
   checkExpressionAttributeNames(input.ExpressionAttributeNames);
   checkExpressionAttributeValues(
     input.ExpressionAttributeValues,
@@ -125,9 +161,10 @@ export function prepareReadExpressions(
     operation,
   );
   const scope = new ExpressionScope(input.ExpressionAttributeNames, input.ExpressionAttributeValues);
-  let keyConditions = legacyKeyConditions;
-  if (input.KeyConditionExpression !== undefined)
-    keyConditions = scope.parseKeyCondition(input.KeyConditionExpression);
+  const keyCondition =
+    input.KeyConditionExpression === undefined
+      ? undefined
+      : scope.prepareKeyCondition(input.KeyConditionExpression);
   if (input.FilterExpression !== undefined) {
     filter = scope.parseCondition(input.FilterExpression, 'Filter');
     filterKind = 'Filter Expression';
@@ -135,6 +172,7 @@ export function prepareReadExpressions(
   if (input.ProjectionExpression !== undefined)
     projection = scope.parseProjection(input.ProjectionExpression);
   scope.checkUnused();
+  const keyConditions = keyCondition?.parts();
   const select = input.Select ?? (projection ? 'SPECIFIC_ATTRIBUTES' : undefined);
   return { filter, filterKind, projection, keyConditions, select };
 }

@@ -26,6 +26,12 @@ export type Shape =
 interface Constraints {
   /** `Member must not be null`. */
   required?: boolean;
+  /**
+   * The newer validation framework AWS is rolling out member by member (2026): its entries print
+   * no value and name the member as declared, `Value at 'Limit' failed to satisfy constraint: …`
+   * or `Value at 'RequestItems.<t>.member.Keys' …` (docs/dynamodb.md §1.2.10).
+   */
+  framework?: 'newer';
 }
 
 export interface StringShape extends Constraints {
@@ -33,6 +39,12 @@ export interface StringShape extends Constraints {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  /**
+   * A value that is neither empty nor an ARN is a name: the pattern and these lengths hold for it
+   * instead of `minLength`/`maxLength` (data-plane TableName: an ARN of 1..1024 characters or a
+   * name of 3..255, and `''` breaks only the length of 1; docs/dynamodb.md §2.5.3).
+   */
+  names?: { minLength: number; maxLength: number };
   enum?: readonly string[];
 }
 export interface BooleanShape extends Constraints {
@@ -59,6 +71,8 @@ export interface MapShape extends Constraints {
   value: Shape;
   /** Constraints on the keys: reported as `Map keys must satisfy constraint: [...]`. */
   key?: StringShape;
+  /** How an entry prints the map: Java-style `{k=v}` by default, or JSON. */
+  echo?: 'json';
   minLength?: number;
   maxLength?: number;
 }
@@ -87,11 +101,31 @@ export function lowerFirst(name: string): string {
 }
 
 /** Formats a value as the constraint messages print it: `'abc'`, `'[a, b]'`, or `null`. */
-export function formatConstraintValue(value: unknown): string {
+export function formatConstraintValue(value: unknown, shape?: Shape): string {
   if (value === undefined || value === null) return 'null';
+  if (shape?.kind === 'map' && shape.echo === 'json' && typeof value === 'object')
+    return `'${JSON.stringify(value)}'`;
+  if (shape?.kind === 'list' && shape.member.kind === 'structure' && Array.isArray(value)) {
+    // Structures print as Java beans: `[KeySchemaElement(attributeName=a, keyType=HASH), …]`
+    // (2026, one of the two forms recorded; docs/dynamodb.md §1.2.8).
+    const { name } = shape.member;
+    return `'[${value.map((element) => `${name}(${beanMembers(element)})`).join(', ')}]'`;
+  }
   return `'${formatJavaValue(value)}'`;
 }
 
+function beanMembers(element: unknown): string {
+  if (typeof element !== 'object' || element === null) return String(element);
+  return Object.entries(element)
+    .map(([key, entry]) => `${lowerFirst(key)}=${formatJavaValue(entry)}`)
+    .join(', ');
+}
+
+/**
+ * Lists print as `[a, b]`, maps Java-style as `{k=v}` (`Value '{t=[…]}' at 'requestItems'` in
+ * BatchWriteItem, 2026); a shape with `echo: 'json'` prints its value as JSON instead
+ * (`Value '{"bad!name":{…}}' at 'requestItems'` in BatchGetItem, 2026; docs/dynamodb.md §1.2.8).
+ */
 function formatJavaValue(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(formatJavaValue).join(', ')}]`;
   if (typeof value === 'object' && value !== null) {
@@ -111,7 +145,7 @@ export function collectConstraintErrors(
   members: Record<string, Shape>,
 ): string[] {
   const errors: string[] = [];
-  if (!plainlyValid(input, members)) checkMembers(input, members, '', errors);
+  if (!plainlyValid(input, members)) checkMembers(input, members, '', '', errors);
   return errors;
 }
 
@@ -146,10 +180,21 @@ function plainlyValid(input: Record<string, unknown>, members: Record<string, Sh
 
 const MAX_CONSTRAINT_ERRORS = 10;
 
+/**
+ * A member's place in the request, spelt both ways: `path` in lower camel case for the older
+ * entries (`requestItems.t.member.keys`), `named` as the members are declared for the newer ones
+ * (`RequestItems.t.member.Keys`).
+ */
+interface Place {
+  readonly path: string;
+  readonly named: string;
+}
+
 function checkMembers(
   input: Record<string, unknown>,
   members: Record<string, Shape>,
   parent: string,
+  parentNamed: string,
   errors: string[],
 ) {
   // for-in: shape records are plain literals (own members only), and it makes no key array.
@@ -159,8 +204,11 @@ function checkMembers(
     // Most members are absent or trivially valid: skip them before building their path (these
     // checks took ~10% of a GetItem, measured, mostly strings made for paths never printed).
     if (value === undefined || value === null ? !shape.required : alwaysValid(value, shape)) continue;
-    const path = parent === '' ? lowerFirst(name) : `${parent}.${lowerFirst(name)}`;
-    checkValue(value, shape, path, errors);
+    const place: Place = {
+      path: parent === '' ? lowerFirst(name) : `${parent}.${lowerFirst(name)}`,
+      named: parentNamed === '' ? name : `${parentNamed}.${name}`,
+    };
+    checkValue(value, shape, place, errors);
   }
 }
 
@@ -182,18 +230,32 @@ function alwaysValid(value: unknown, shape: Shape): boolean {
 
 /** `stringConstraintFailures(value, shape).length === 0`, without the array. */
 function satisfiesString(value: string, shape: StringShape): boolean {
+  const { minLength, maxLength, pattern } = limitsOf(value, shape);
   return (
-    (shape.maxLength === undefined || value.length <= shape.maxLength) &&
-    (shape.minLength === undefined || value.length >= shape.minLength) &&
-    (shape.pattern === undefined || compiledPattern(shape.pattern).test(value)) &&
+    (maxLength === undefined || value.length <= maxLength) &&
+    (minLength === undefined || value.length >= minLength) &&
+    (pattern === undefined || compiledPattern(pattern).test(value)) &&
     (shape.enum === undefined || shape.enum.includes(value))
   );
 }
 
-function push(errors: string[], value: unknown, path: string, constraint: string) {
+/** The lengths and pattern that hold for one value (see `StringShape.names`). */
+function limitsOf(
+  value: string,
+  shape: StringShape,
+): { minLength?: number; maxLength?: number; pattern?: string } {
+  if (shape.names === undefined) return shape;
+  if (value === '' || value.startsWith('arn:'))
+    return { minLength: shape.minLength, maxLength: shape.maxLength };
+  return { ...shape.names, pattern: shape.pattern };
+}
+
+function push(errors: string[], value: unknown, place: Place, constraint: string, shape?: Shape) {
   if (errors.length >= MAX_CONSTRAINT_ERRORS) return;
   errors.push(
-    `Value ${formatConstraintValue(value)} at '${path}' failed to satisfy constraint: ${constraint}`,
+    shape?.framework === 'newer'
+      ? `Value at '${place.named}' failed to satisfy constraint: ${constraint}`
+      : `Value ${formatConstraintValue(value, shape)} at '${place.path}' failed to satisfy constraint: ${constraint}`,
   );
 }
 
@@ -205,16 +267,16 @@ function lengthOf(value: unknown): number {
 
 function checkLength(
   value: unknown,
-  shape: { minLength?: number; maxLength?: number },
-  path: string,
+  shape: Shape & { minLength?: number; maxLength?: number },
+  place: Place,
   errors: string[],
 ) {
   const length = lengthOf(value);
   if (shape.minLength !== undefined && length < shape.minLength) {
-    push(errors, value, path, `Member must have length greater than or equal to ${shape.minLength}`);
+    push(errors, value, place, `Member must have length greater than or equal to ${shape.minLength}`, shape);
   }
   if (shape.maxLength !== undefined && length > shape.maxLength) {
-    push(errors, value, path, `Member must have length less than or equal to ${shape.maxLength}`);
+    push(errors, value, place, `Member must have length less than or equal to ${shape.maxLength}`, shape);
   }
 }
 
@@ -245,14 +307,15 @@ function allStringConstraints(shape: StringShape): string[] {
 /** The texts of a string constraint that `value` breaks (used for values and for map keys). */
 export function stringConstraintFailures(value: string, shape: StringShape): string[] {
   const failures: string[] = [];
-  if (shape.maxLength !== undefined && value.length > shape.maxLength) {
-    failures.push(`Member must have length less than or equal to ${shape.maxLength}`);
+  const { minLength, maxLength, pattern } = limitsOf(value, shape);
+  if (maxLength !== undefined && value.length > maxLength) {
+    failures.push(`Member must have length less than or equal to ${maxLength}`);
   }
-  if (shape.minLength !== undefined && value.length < shape.minLength) {
-    failures.push(`Member must have length greater than or equal to ${shape.minLength}`);
+  if (minLength !== undefined && value.length < minLength) {
+    failures.push(`Member must have length greater than or equal to ${minLength}`);
   }
-  if (shape.pattern !== undefined && !compiledPattern(shape.pattern).test(value)) {
-    failures.push(`Member must satisfy regular expression pattern: ${shape.pattern}`);
+  if (pattern !== undefined && !compiledPattern(pattern).test(value)) {
+    failures.push(`Member must satisfy regular expression pattern: ${pattern}`);
   }
   if (shape.enum !== undefined && !shape.enum.includes(value)) {
     failures.push(`Member must satisfy enum value set: [${shape.enum.join(', ')}]`);
@@ -260,31 +323,31 @@ export function stringConstraintFailures(value: string, shape: StringShape): str
   return failures;
 }
 
-function checkValue(value: unknown, shape: Shape, path: string, errors: string[]): void {
+function checkValue(value: unknown, shape: Shape, place: Place, errors: string[]): void {
   if (value === undefined || value === null) {
-    if (shape.required) push(errors, value, path, 'Member must not be null');
+    if (shape.required) push(errors, value, place, 'Member must not be null', shape);
     return;
   }
   switch (shape.kind) {
     case 'string':
       for (const failure of stringConstraintFailures(value as string, shape))
-        push(errors, value, path, failure);
+        push(errors, value, place, failure, shape);
       return;
     case 'integer': {
       const number = value as number;
       if (shape.min !== undefined && number < shape.min) {
-        push(errors, value, path, `Member must have value greater than or equal to ${shape.min}`);
+        push(errors, value, place, `Member must have value greater than or equal to ${shape.min}`, shape);
       }
       if (shape.max !== undefined && number > shape.max) {
-        push(errors, value, path, `Member must have value less than or equal to ${shape.max}`);
+        push(errors, value, place, `Member must have value less than or equal to ${shape.max}`, shape);
       }
       return;
     }
     case 'list': {
-      checkLength(value, shape, path, errors);
+      checkLength(value, shape, place, errors);
       const list = value as unknown[];
       for (let i = 0; i < list.length; i++)
-        checkValue(list[i], shape.member, `${path}.${i + 1}.member`, errors);
+        checkValue(list[i], shape.member, member(place, `${i + 1}`), errors);
       return;
     }
     case 'map': {
@@ -294,11 +357,14 @@ function checkValue(value: unknown, shape: Shape, path: string, errors: string[]
       if (shape.key) {
         for (const key of Object.keys(map)) {
           if (stringConstraintFailures(key, shape.key).length > 0) {
+            // Still the older entry, with the map echoed, where the newer framework reports the
+            // map's length (BatchGetItem, 2026).
             push(
               errors,
               value,
-              path,
+              place,
               `Map keys must satisfy constraint: [${allStringConstraints(shape.key).join(', ')}]`,
+              { ...shape, framework: undefined },
             );
             break;
           }
@@ -317,27 +383,34 @@ function checkValue(value: unknown, shape: Shape, path: string, errors: string[]
               all.push(`Member must have length less than or equal to ${maxLength}`);
             if (minLength !== undefined)
               all.push(`Member must have length greater than or equal to ${minLength}`);
-            push(errors, value, path, `Map value must satisfy constraint: [${all.join(', ')}]`);
+            push(errors, value, place, `Map value must satisfy constraint: [${all.join(', ')}]`, shape);
           }
-          const member = shape.value.member;
+          const entryMember = shape.value.member;
+          const entryPlace = member({ path: `${place.path}.${key}`, named: `${place.named}.${key}` }, '');
           for (let i = 0; i < entry.length; i++)
-            checkValue(entry[i], member, `${path}.${key}.member.${i + 1}.member`, errors);
+            checkValue(entry[i], entryMember, member(entryPlace, `${i + 1}`), errors);
         } else {
-          checkValue(entry, shape.value, `${path}.${key}.member`, errors);
+          checkValue(entry, shape.value, member(place, key), errors);
         }
       }
-      checkLength(value, shape, path, errors);
+      checkLength(value, shape, place, errors);
       return;
     }
     case 'structure':
-      checkMembers(value as Record<string, unknown>, shape.members, path, errors);
+      checkMembers(value as Record<string, unknown>, shape.members, place.path, place.named, errors);
       return;
     case 'attributeMap':
-      checkLength(value, shape, path, errors);
+      checkLength(value, shape, place, errors);
       return;
     default:
       return;
   }
+}
+
+/** The place of a list element or map entry: `<path>.<step>.member` (`<path>.member` for step ''). */
+function member(place: Place, step: string): Place {
+  const suffix = step === '' ? '.member' : `.${step}.member`;
+  return { path: `${place.path}${suffix}`, named: `${place.named}${suffix}` };
 }
 
 /** Throws the constraint list as one ValidationException, as the service formats it. */

@@ -1,15 +1,4 @@
-import {
-  conditionalOperator,
-  expected,
-  expressionAttributeNames,
-  expressionAttributeValues,
-  indexName,
-  returnConsumedCapacity,
-  returnItemCollectionMetrics,
-  returnValues,
-  returnValuesOnConditionCheckFailure,
-  tableName,
-} from './common.js';
+import { expressionAttributeNames, expressionAttributeValues } from './common.js';
 import type { ListShape, Shape } from './shape.js';
 
 /**
@@ -19,30 +8,10 @@ import type { ListShape, Shape } from './shape.js';
  * this order.
  */
 
-/** What a Query or Scan reads: the table, or one of its indexes. */
-export const readTargetMembers = {
-  TableName: tableName,
-  IndexName: indexName,
-} satisfies Record<string, Shape>;
-
-/** Legacy conditions of a single-item write: Expected entries, combined by ConditionalOperator. */
-export const legacyConditionMembers = {
-  Expected: expected,
-  ConditionalOperator: conditionalOperator,
-} satisfies Record<string, Shape>;
-
 /** The placeholders an operation's expressions use. */
 export const expressionAttributeMembers = {
   ExpressionAttributeNames: expressionAttributeNames,
   ExpressionAttributeValues: expressionAttributeValues,
-} satisfies Record<string, Shape>;
-
-/** What PutItem, DeleteItem and UpdateItem can ask back. */
-export const writeReturnMembers = {
-  ReturnValues: returnValues,
-  ReturnConsumedCapacity: returnConsumedCapacity,
-  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
-  ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
 } satisfies Record<string, Shape>;
 
 /** 100 actions per transaction (25 before September 2022), docs/dynamodb.md §7.3.1. */
@@ -54,5 +23,7 @@ export const transactItems = (name: string, members: Record<string, Shape>): Lis
   required: true,
   minLength: 1,
   maxLength: MAX_TRANSACTION_ACTIONS,
+  // `Value at 'TransactItems' …`: the newer framework, reached in October 2026 (docs/dynamodb.md §7.3.1).
+  framework: 'newer',
   member: { kind: 'structure', name, members },
 });

@@ -303,3 +303,34 @@ export function checkTableClass(tableClass: string | undefined): void {
   if (tableClass !== undefined && !(TABLE_CLASSES as readonly string[]).includes(tableClass))
     throw new ValidationException(TableMessages.invalidTableClass);
 }
+
+/**
+ * WarmThroughput may not ask for less than the throughput the table or index starts with: its
+ * provisioned units, or on demand 12,000 reads and 4,000 writes a second (moto 5.2.1's
+ * CreateTable checks, which name these texts; no recording seen, docs/dynamodb.md §3.1.12).
+ */
+export const ON_DEMAND_WARM_READS = 12_000;
+export const ON_DEMAND_WARM_WRITES = 4_000;
+
+export function checkWarmThroughput(
+  warm: WarmThroughputInput | undefined,
+  throughput: { ReadCapacityUnits: number; WriteCapacityUnits: number } | undefined,
+  indexName?: string,
+): void {
+  if (warm === undefined) return;
+  const target = indexName === undefined ? 'table' : `index ${indexName}`;
+  const reads = throughput?.ReadCapacityUnits ?? ON_DEMAND_WARM_READS;
+  const writes = throughput?.WriteCapacityUnits ?? ON_DEMAND_WARM_WRITES;
+  const floor = (units: string) =>
+    throughput === undefined ? 'initial throughput for OnDemand' : `${units} of ProvisionedThroughput`;
+  if (warm.ReadUnitsPerSecond !== undefined && warm.ReadUnitsPerSecond < reads) {
+    throw new ValidationException(
+      `${INVALID}Requested ReadUnitsPerSecond for WarmThroughput for ${target} is lower than ${floor('ReadCapacityUnits')}`,
+    );
+  }
+  if (warm.WriteUnitsPerSecond !== undefined && warm.WriteUnitsPerSecond < writes) {
+    throw new ValidationException(
+      `${INVALID}Requested WriteUnitsPerSecond for WarmThroughput for ${target} is lower than ${floor('WriteCapacityUnits')}`,
+    );
+  }
+}

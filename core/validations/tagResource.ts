@@ -1,5 +1,7 @@
 import { ValidationException } from '../errors/index.js';
+import type { RequestContext } from '../operation.js';
 import { resourceArn, tagList } from './common.js';
+import type { Deserialized } from './deserialize.js';
 import type { Shape } from './shape.js';
 import type { TagInput } from './tableSchema.js';
 import { checkTags, parseTableArn, type TableArnParts, TagMessages } from './tags.js';
@@ -20,10 +22,14 @@ export const tagResourceShape: Record<string, Shape> = {
   Tags: tagList(false),
 };
 
-export function validateTagResource(input: TagResourceInput): TableArnParts {
+export function validateTagResource(
+  input: TagResourceInput,
+  _deserialized: Deserialized,
+  request: RequestContext,
+): TableArnParts {
   if (input.ResourceArn === undefined) throw new ValidationException(TagMessages.missingArn);
   if (input.Tags === undefined) throw new ValidationException(TagMessages.nullMember('tags'));
-  const parts = parseTableArn(input.ResourceArn);
+  const parts = parseTableArn(input.ResourceArn, 'TagResource', request);
   if (input.Tags.length === 0) throw new ValidationException(TagMessages.noTags);
   checkTags(input.Tags);
   return parts;

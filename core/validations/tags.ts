@@ -1,4 +1,5 @@
-import { ValidationException } from '../errors/index.js';
+import { AccessDeniedException, ValidationException } from '../errors/index.js';
+import type { RequestContext } from '../operation.js';
 import { TABLE_NAME_PATTERN } from './common.js';
 import type { TagInput } from './tableSchema.js';
 
@@ -13,11 +14,18 @@ export const MAX_TAGS = 50;
 
 export const TagMessages = {
   missingArn: 'Invalid TableArn',
-  notAnArn: (arn: string) => `One or more parameter values were invalid: ARNs must start with 'arn:': ${arn}`,
+  /**
+   * What the service answers for a ResourceArn that does not read as `<6 parts>/<name>`, or names
+   * another account: IAM refuses before DynamoDB looks (recorded in dynalite's tests, 2017 and
+   * again in its 2025 rewrite; docs/dynamodb.md §3.4.3, §9.6). An empty ARN reads `*`.
+   */
+  accessDenied: (accountId: string, operation: string, arn: string) =>
+    `User: arn:aws:iam::${accountId}:root is not authorized to perform: dynamodb:${operation} on resource: ${arn === '' ? '*' : arn}`,
   invalidArn: (arn: string) => `Invalid TableArn: Invalid ResourceArn provided as input ${arn}`,
   indexArn: (arn: string) =>
     `One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: ${arn}`,
-  // "ResourcArn" is verbatim (docs/dynamodb.md §3.4.3).
+  // "ResourcArn" is verbatim, in ListTagsOfResource and TagResource; UntagResource answers the
+  // plain text (dynalite's tests, docs/dynamodb.md §3.4.3).
   notFound: (arn: string) => `Requested resource not found: ResourcArn: ${arn} not found`,
   noTags: 'Atleast one Tag needs to be provided as Input.',
   noTagKeys: 'Atleast one Tag Key needs to be provided as Input.',
@@ -54,17 +62,28 @@ export interface TableArnParts {
 
 const TABLE_ARN = /^arn:aws[a-z-]*:dynamodb:([^:]*):([^:]*):table\/(.*)$/;
 const TABLE_NAME = new RegExp(`^${TABLE_NAME_PATTERN}$`);
+/** The shape IAM needs to evaluate a resource at all: six `:` parts, the last with a `/`. */
+const RESOURCE_SHAPE = /^.+:.+:.+:.+:.+:.+\/.+$/;
 
 /**
- * Parses a tagging ResourceArn. Non-ARNs, malformed ARNs and index or stream ARNs are
- * ValidationExceptions (docs/dynamodb.md §9.6: the service moved these from AccessDeniedException).
+ * Parses a tagging ResourceArn (docs/dynamodb.md §3.4.3, §9.6). Something that is not shaped like
+ * an ARN, or an ARN of another account, is an AccessDeniedException; a malformed ARN, one of
+ * another region, or one of an index, a ValidationException.
  */
-export function parseTableArn(arn: string | undefined): TableArnParts {
+export function parseTableArn(
+  arn: string | undefined,
+  operation: string,
+  request: RequestContext,
+): TableArnParts {
   if (arn === undefined) throw new ValidationException(TagMessages.missingArn);
-  if (!arn.startsWith('arn:')) throw new ValidationException(TagMessages.notAnArn(arn));
+  if (!RESOURCE_SHAPE.test(arn))
+    throw new AccessDeniedException(TagMessages.accessDenied(request.accountId, operation, arn));
   const match = TABLE_ARN.exec(arn);
   if (match === null) throw new ValidationException(TagMessages.invalidArn(arn));
   const [, region, accountId, resource] = match as unknown as [string, string, string, string];
+  if (accountId !== request.accountId)
+    throw new AccessDeniedException(TagMessages.accessDenied(request.accountId, operation, arn));
+  if (region !== request.region) throw new ValidationException(TagMessages.invalidArn(arn));
   if (/^[^/]+\/index\/[^/]+$/.test(resource)) throw new ValidationException(TagMessages.indexArn(arn));
   if (!TABLE_NAME.test(resource) || resource.length < 3 || resource.length > 255)
     throw new ValidationException(TagMessages.invalidArn(arn));

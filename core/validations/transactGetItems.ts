@@ -2,10 +2,10 @@ import type { ProjectionPlan } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
 import {
   attributeMap,
+  dataPlaneTableName,
   expressionAttributeNames,
   expressionString,
   returnConsumedCapacity,
-  tableName,
 } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import { prepareProjection } from './getItem.js';
@@ -32,7 +32,7 @@ export const transactGetItemsShape: Record<string, Shape> = {
       name: 'Get',
       required: true,
       members: {
-        TableName: tableName,
+        TableName: dataPlaneTableName,
         Key: attributeMap(true),
         ProjectionExpression: expressionString,
         ExpressionAttributeNames: expressionAttributeNames,

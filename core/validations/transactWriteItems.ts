@@ -4,11 +4,11 @@ import type { AttributeMap } from '../model/attributeValue.js';
 import { canonicalJson } from '../model/canonicalJson.js';
 import {
   attributeMap,
+  dataPlaneTableName,
   expressionString,
   returnConsumedCapacity,
   returnItemCollectionMetrics,
   returnValuesOnConditionCheckFailure,
-  tableName,
 } from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape, StructureShape } from './shape.js';
@@ -49,7 +49,7 @@ export interface TransactWriteItemsInput {
 export const MAX_TRANSACTION_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
 const expressionMembers = {
-  TableName: tableName,
+  TableName: dataPlaneTableName,
   ConditionExpression: expressionString,
   ...expressionAttributeMembers,
   ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
@@ -86,6 +86,11 @@ export interface PreparedAction {
   request: ActionBase & { Item?: AttributeMap; Key?: AttributeMap };
   condition: ConditionExpression | undefined;
   update: UpdatePlan | undefined;
+  /**
+   * A PartiQL INSERT (ExecuteTransaction): its failed `attribute_not_exists` condition is a
+   * duplicate key, reported as a ValidationError (docs/partiql.md §4.3).
+   */
+  duplicateOnConditionFailure?: boolean;
 }
 
 export interface PreparedTransactWrite {
@@ -117,7 +122,13 @@ export function validateTransactWriteItems(
     const kinds = (['ConditionCheck', 'Put', 'Delete', 'Update'] as const).filter(
       (kind) => item[kind] !== undefined,
     );
-    if (kinds.length !== 1) {
+    // No action at all: the newer framework's entry (eu-west-2, 2026); more than one: moto's text.
+    if (kinds.length === 0) {
+      throw new ValidationException(
+        "1 validation error detected: Value '' at 'transactItems' failed to satisfy constraint: TransactWriteRequest should contain Delete or Put or Update or ConditionCheck",
+      );
+    }
+    if (kinds.length > 1) {
       throw new ValidationException('TransactItems can only contain one of Check, Put, Update or Delete');
     }
     const kind = kinds[0]!;

@@ -1,5 +1,7 @@
 import { ValidationException } from '../errors/index.js';
+import type { RequestContext } from '../operation.js';
 import { resourceArn } from './common.js';
+import type { Deserialized } from './deserialize.js';
 import type { Shape } from './shape.js';
 import { parseTableArn, type TableArnParts, TagMessages } from './tags.js';
 
@@ -17,10 +19,14 @@ export const untagResourceShape: Record<string, Shape> = {
   TagKeys: { kind: 'list', member: { kind: 'string', minLength: 1, maxLength: 128 } },
 };
 
-export function validateUntagResource(input: UntagResourceInput): TableArnParts {
+export function validateUntagResource(
+  input: UntagResourceInput,
+  _deserialized: Deserialized,
+  request: RequestContext,
+): TableArnParts {
   if (input.ResourceArn === undefined) throw new ValidationException(TagMessages.missingArn);
   if (input.TagKeys === undefined) throw new ValidationException(TagMessages.nullMember('tagKeys'));
-  const parts = parseTableArn(input.ResourceArn);
+  const parts = parseTableArn(input.ResourceArn, 'UntagResource', request);
   if (input.TagKeys.length === 0) throw new ValidationException(TagMessages.noTagKeys);
   return parts;
 }

@@ -6,10 +6,22 @@ import {
 } from '../expressions/index.js';
 import type { AttributeValueUpdate } from '../expressions/legacy/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
-import { attributeMap, attributeUpdates, expressionString, tableName } from './common.js';
+import {
+  attributeMap,
+  attributeUpdates,
+  conditionalOperator,
+  dataPlaneTableName,
+  expected,
+  expressionAttributeNames,
+  expressionAttributeValues,
+  expressionString,
+  returnConsumedCapacity,
+  returnItemCollectionMetrics,
+  returnValues,
+  returnValuesOnConditionCheckFailure,
+} from './common.js';
 import { type Deserialized, throwAttributeProblem } from './deserialize.js';
 import type { Shape } from './shape.js';
-import { expressionAttributeMembers, legacyConditionMembers, writeReturnMembers } from './sharedMembers.js';
 import { type ConditionalWriteInput, prepareWriteCondition, type WriteReturnInput } from './writeRequest.js';
 
 /** https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html */
@@ -21,15 +33,24 @@ export interface UpdateItemInput extends ConditionalWriteInput, WriteReturnInput
   ReturnValues?: 'ALL_NEW' | 'UPDATED_OLD' | 'ALL_OLD' | 'NONE' | 'UPDATED_NEW';
 }
 
+/**
+ * Members in the order the service walks them for the constraint list, which decides the ten
+ * entries it reports when there are more (recorded in dynalite's tests, docs/dynamodb.md §1.2.8).
+ */
 export const updateItemShape: Record<string, Shape> = {
-  TableName: tableName,
+  ReturnConsumedCapacity: returnConsumedCapacity,
+  TableName: dataPlaneTableName,
+  ReturnItemCollectionMetrics: returnItemCollectionMetrics,
+  ReturnValues: returnValues,
   Key: attributeMap(true),
+  ConditionalOperator: conditionalOperator,
+  Expected: expected,
   AttributeUpdates: attributeUpdates,
-  ...legacyConditionMembers,
-  UpdateExpression: expressionString,
   ConditionExpression: expressionString,
-  ...expressionAttributeMembers,
-  ...writeReturnMembers,
+  UpdateExpression: expressionString,
+  ExpressionAttributeValues: expressionAttributeValues,
+  ExpressionAttributeNames: expressionAttributeNames,
+  ReturnValuesOnConditionCheckFailure: returnValuesOnConditionCheckFailure,
 };
 
 export interface PreparedUpdate {

@@ -100,10 +100,11 @@ const globalSecondaryIndexUpdate: Shape = {
 };
 
 export const updateTableShape: Record<string, Shape> = {
+  // The order the service walks them (dynalite's tests, docs/dynamodb.md §1.2.8).
   TableName: tableName,
-  AttributeDefinitions: attributeDefinitions(false),
-  BillingMode: billingMode,
   ProvisionedThroughput: provisionedThroughput(),
+  BillingMode: billingMode,
+  AttributeDefinitions: attributeDefinitions(false),
   GlobalSecondaryIndexUpdates: { kind: 'list', member: globalSecondaryIndexUpdate },
   StreamSpecification: streamSpecification,
   SSESpecification: sseSpecification,

@@ -244,7 +244,7 @@ async function restore(io: ArchiveCliIo, keys: string[], options: RestoreCliOpti
   // Where to write: a running eddy unless --aws says AWS itself, as `eddy record` and `eddy event`.
   const { EndpointError, optionalConfig } = await import('../cli/commands/serviceOptions.js');
   const { clientConfig, serviceTarget, ServiceTargetError } = await import('../replay/serviceTarget.js');
-  const { config } = await optionalConfig(options.config, io.cwd);
+  const { config } = await optionalConfig(options, io.cwd);
   let where: ReturnType<typeof serviceTarget>;
   try {
     where = serviceTarget(options, config);

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildFailure, Metafile } from 'esbuild';
-import { bindingsOf } from '../bindings.js';
-import type { EddyConfig } from '../config.js';
+import type { BuildFailure, Loader, Metafile } from 'esbuild';
+import { bindingsOf, runsLocally } from '../bindings.js';
+import type { EddyConfig, FunctionBuildConfig } from '../config.js';
 import { eddyPackageRoot } from '../package/packageInfo.js';
 import { artefactsOf } from './artefacts.js';
 import { BuildError } from './errors.js';
@@ -35,6 +35,8 @@ export interface FunctionEntry {
   readonly exportName: string;
   /** `built-in`: one of eddy's functions; `project`: declared in the project's config. */
   readonly origin: 'built-in' | 'project';
+  /** The function's build settings (SAM's BuildProperties): externals, loaders, minify... */
+  readonly build?: FunctionBuildConfig;
 }
 
 export interface BuiltFunction {
@@ -107,12 +109,16 @@ export function projectEntries(
   baseDirectory: string,
   eddyRoot = EDDY_ROOT,
 ): FunctionEntry[] {
-  const entries: FunctionEntry[] = bindingsOf(config, baseDirectory).map((binding) => ({
-    name: binding.functionName,
-    module: binding.handlerPath,
-    exportName: binding.exportName,
-    origin: 'project' as const,
-  }));
+  // Functions in other runtimes are not eddy's to build (docs/templates.md §3.5).
+  const entries: FunctionEntry[] = bindingsOf(config, baseDirectory)
+    .filter(runsLocally)
+    .map((binding) => ({
+      name: binding.functionName,
+      module: binding.handlerPath,
+      exportName: binding.exportName,
+      origin: 'project' as const,
+      ...(binding.build === undefined ? {} : { build: binding.build }),
+    }));
   if ((config.archive?.tables.length ?? 0) > 0) entries.push(archiverEntry(eddyRoot));
   return entries;
 }
@@ -175,8 +181,15 @@ export async function bundleFunctions(
           format: 'esm',
           sourcemap: true,
           metafile: true,
-          minify: options.minify ?? false,
+          minify: options.minify ?? entry.build?.minify ?? false,
           logLevel: 'silent',
+          // The function's own settings; the format stays ESM (index.mjs) and the target node20.
+          ...(entry.build?.external === undefined ? {} : { external: [...entry.build.external] }),
+          ...(entry.build?.loader === undefined
+            ? {}
+            : { loader: entry.build.loader as Record<string, Loader> }),
+          ...(entry.build?.define === undefined ? {} : { define: { ...entry.build.define } }),
+          ...(entry.build?.mainFields === undefined ? {} : { mainFields: [...entry.build.mainFields] }),
           // Bundled CommonJS dependencies may call require() for Node built-ins; ESM has none.
           banner: {
             js: "import { createRequire as __eddyCreateRequire } from 'node:module';\nconst require = __eddyCreateRequire(import.meta.url);",

@@ -9,7 +9,7 @@ import { isRegionName } from '../host/regionName.js';
 
 /** A configuration eddy cannot use: which file, where in it, and why. */
 export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+  override readonly name: string = 'ConfigError';
   constructor(
     readonly file: string,
     /** Where in the file (`tables[1].TableName`), empty for the file as a whole. */
@@ -159,6 +159,8 @@ const FUNCTION_KEYS = [
   'environment',
   'isolation',
   'events',
+  'runtime',
+  'build',
 ];
 
 function checkFunctions(functions: unknown, fail: (path: string, reason: string) => never): void {
@@ -178,6 +180,13 @@ function checkFunctions(functions: unknown, fail: (path: string, reason: string)
     ) {
       fail(`${path}.timeout`, 'must be a positive number of seconds');
     }
+    if (
+      definition.runtime !== undefined &&
+      (typeof definition.runtime !== 'string' || definition.runtime === '')
+    )
+      fail(`${path}.runtime`, 'must be a Lambda runtime name such as nodejs22.x');
+    if (definition.build !== undefined && !isPlainObject(definition.build))
+      fail(`${path}.build`, 'must be an object of esbuild settings ({ format, target, external, ... })');
     if (definition.events !== undefined) {
       if (!Array.isArray(definition.events)) fail(`${path}.events`, 'must be an array');
       for (const [index, event] of (definition.events as unknown[]).entries()) {

@@ -21,6 +21,7 @@ import { addEventCommand } from './commands/event.js';
 import { addInvokeCommand } from './commands/invoke.js';
 import { addMappingsCommand } from './commands/mappings.js';
 import { addRecordCommand } from './commands/record.js';
+import { CDK_OPTION, PARAMETERS_OPTION, TEMPLATE_OPTION } from './commands/stackOptions.js';
 import { addSynthCommand } from './commands/synth.js';
 import { addTablesCommand } from './commands/tables.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
@@ -79,7 +80,13 @@ when --config is not given):
   ttl, globalIndexes, streams, destinationsDirectory: settings of the built-in functions.
   Command-line flags win over the file.
 
-Without a config, eddy serves an in-memory demo table "Demo" (key pk + sk, GSI "GSI1",
+Templates (docs/templates.md): with no eddy.config.*, eddy runs the stack it finds in the working
+directory — template.yaml|yml|json (SAM or CloudFormation), cdk.out/ (a CDK cloud assembly; --cdk
+runs cdk synth first) — or the one --template names (a file or a folder):
+  eddy serve --template template.yaml --parameter-overrides Env=dev BatchSize=10
+  eddy serve --cdk                        # cdk synth, then run the assembly
+
+Without a config or template, eddy serves an in-memory demo table "Demo" (key pk + sk, GSI "GSI1",
 TTL on expiresAt, NEW_AND_OLD_IMAGES stream).
 
 Examples:
@@ -121,6 +128,9 @@ export function createProgram(io: CliIo): Command {
     .option('-H, --host <address>', `interface to bind (default ${DEFAULT_HOST}, this machine only)`)
     .option('-c, --config <file>', 'config file (default: eddy.config.* in the working directory)')
     .option('--no-config', 'ignore eddy.config.* in the working directory (serve the demo table)')
+    .option(...TEMPLATE_OPTION)
+    .option(...PARAMETERS_OPTION)
+    .option(...CDK_OPTION)
     .option(
       '-r, --region <name>',
       "region of the config's tables and the demo table; each request uses its signature's (default us-east-1)",

@@ -1,7 +1,7 @@
-import { dirname, join, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseDuration } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
-import { BindingError } from '../bindings.js';
+import { BindingError, runsLocally } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { describeBackfill } from '../functions/gsiMaintainer.js';
 import type { CorsSetting } from '../host/cors.js';
@@ -12,8 +12,13 @@ import { type BoundAddress, DEFAULT_HOST, DEFAULT_PORT, type EddyServer } from '
 import { eddyVersion } from '../package/packageInfo.js';
 import type { Durability, Persistence } from '../persistence/index.js';
 import { type DataDirOptions, LocalStack } from '../stack/localStack.js';
+import {
+  describeOrigin,
+  loadStack,
+  type StackDefinition,
+  type StackRequest,
+} from '../stack/sources/index.js';
 import { createDemoTable } from './demoTable.js';
-import { ConfigError, findConfigFile, loadConfig } from './loadConfig.js';
 
 /** `eddy serve` options as commander parsed them (flags win over the config file). */
 export interface ServeOptions {
@@ -21,6 +26,12 @@ export interface ServeOptions {
   readonly host?: string;
   /** A config file; `false` (`--no-config`) skips looking for `eddy.config.*` (so: the demo). */
   readonly config?: string | false;
+  /** A SAM/CloudFormation template, a CDK app or cloud assembly: a file or a folder (`--template`). */
+  readonly template?: string;
+  /** Template parameter values (`--parameter-overrides Key=Value ...`). */
+  readonly parameterOverrides?: Readonly<Record<string, string>>;
+  /** Run the CDK app's synth first (`--cdk`). */
+  readonly cdk?: boolean;
   readonly region?: string;
   readonly accountId?: string;
   readonly verbose?: boolean;
@@ -68,16 +79,26 @@ export interface ServeIo {
 }
 
 /**
- * Starts eddy: loads the config (from `--config`, or `eddy.config.*` in the working directory),
- * starts the local stack (tables, the project's functions with their stream mappings and
+ * Starts eddy: loads the stack (`--config`, `--template`, or what it finds in the working
+ * directory: eddy.config.*, a SAM/CloudFormation template, a CDK app), starts the local stack (tables, the project's functions with their stream mappings and
  * schedules, the gsi-maintainer, ttl-expirer and archiver; the demo table when there is no
  * config), listens, and prints the endpoint with a command to paste.
  * @throws ConfigError for a bad config; PortInUseError / ListenError when it cannot bind.
  */
 export async function serve(options: ServeOptions, io: ServeIo): Promise<RunningEddy> {
   const logger = createHostLogger({ level: options.verbose ? 'debug' : 'warn' });
-  const configFile = options.config === false ? undefined : (options.config ?? findConfigFile(io.cwd));
-  const config: EddyConfig = configFile === undefined ? {} : await loadConfig(configFile);
+  const request: StackRequest = {
+    cwd: io.cwd,
+    ...(options.config === undefined ? {} : { config: options.config }),
+    ...(options.template === undefined ? {} : { template: options.template }),
+    ...(options.parameterOverrides === undefined ? {} : { parameters: options.parameterOverrides }),
+    ...(options.region === undefined ? {} : { region: options.region }),
+    ...(options.accountId === undefined ? {} : { accountId: options.accountId }),
+    ...(options.cdk === undefined ? {} : { cdk: options.cdk }),
+  };
+  const definition = await loadStack(request);
+  const config: EddyConfig = definition?.config ?? {};
+  const configFile = definition?.origin.file;
   const settings = config.server ?? {};
   const region = options.region ?? settings.region ?? 'us-east-1';
   const accountId = options.accountId ?? settings.accountId ?? '000000000000';
@@ -87,7 +108,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     options.accessKeyId !== undefined && options.secretAccessKey !== undefined
       ? [{ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }]
       : (settings.accessKeys ?? []);
-  const baseDirectory = configFile === undefined ? io.cwd : dirname(resolve(io.cwd, configFile));
+  const baseDirectory = definition?.baseDirectory ?? io.cwd;
 
   let stack: LocalStack;
   try {
@@ -107,10 +128,10 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       ...(options.capacity === undefined ? {} : { capacity: { mode: options.capacity } }),
     });
   } catch (error) {
-    if (configFile !== undefined && error instanceof TableSetupError)
-      throw new ConfigError(configFile, `tables[${error.index}]`, error.message, { cause: error });
-    if (configFile !== undefined && error instanceof BindingError)
-      throw new ConfigError(configFile, error.path, error.reason, { cause: error });
+    if (definition !== undefined && error instanceof TableSetupError)
+      throw definition.errorAt(`tables[${error.index}]`, error.message, { cause: error });
+    if (definition !== undefined && error instanceof BindingError)
+      throw definition.errorAt(error.path, error.reason, { cause: error });
     throw error;
   }
   const { engine, persistence } = stack;
@@ -128,6 +149,24 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
         })
       : undefined;
   await watcher?.ready;
+  // The stack's file too: read again and reconciled on change (a CDK app is not synthesized again:
+  // eddy follows its cdk.out as `cdk synth` or `cdk watch` rewrites it).
+  const stackWatcher =
+    watcher !== undefined && definition !== undefined
+      ? (await import('../stack/watchStack.js')).watchStack(stack, definition, {
+          reload: async () =>
+            (await loadStack({
+              ...request,
+              config: undefined,
+              template: undefined,
+              ...definitionSource(definition),
+              cdk: false,
+            }))!,
+          print: io.print,
+          functions: watcher,
+          cwd: io.cwd,
+        })
+      : undefined;
   const address = await stack
     .listen({
       host: options.host ?? settings.host ?? DEFAULT_HOST,
@@ -144,6 +183,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
         : {}),
     })
     .catch(async (error: unknown) => {
+      stackWatcher?.close();
       await watcher?.close();
       await stack.close();
       throw error;
@@ -156,7 +196,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
   printBanner(io.print, address, {
     region,
     accountId,
-    configFile,
+    source: definition === undefined ? undefined : sourceLine(definition, io.cwd),
+    notices: definition?.notices ?? [],
     demo,
     tables,
     storage,
@@ -165,10 +206,24 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
   });
   logger.info({ url: address.url, region, accountId, config: configFile ?? null }, 'listening');
   const close = async () => {
+    stackWatcher?.close();
     await watcher?.close();
     await stack.close();
   };
   return { stack, server: stack.httpServer!, engine, address, logger, persistence, close };
+}
+
+/** The file a stack came from, as the request that reads it again names it. */
+function definitionSource(definition: StackDefinition): Pick<StackRequest, 'config' | 'template'> {
+  return definition.origin.format === 'eddy-config'
+    ? { config: definition.origin.file }
+    : { template: definition.origin.file };
+}
+
+/** `config /path/eddy.config.ts`, or `template template.yaml (SAM template, found in the working folder)`. */
+function sourceLine(definition: StackDefinition, cwd: string): string {
+  if (definition.origin.format === 'eddy-config') return `config ${definition.origin.file}`;
+  return `template ${describeOrigin(definition, (path) => relative(cwd, path) || '.')}`;
 }
 
 function dataDirOptions(options: ServeOptions): DataDirOptions {
@@ -189,7 +244,8 @@ function functionLines(stack: LocalStack): string[] {
       ...binding.streams.map((stream) => `${stream.table} stream`),
       ...binding.schedules.map((schedule) => schedule.expression),
     ];
-    lines.push(`${binding.functionName} ← ${triggers.join(', ') || 'nothing (invoke only)'}`);
+    const notRun = runsLocally(binding) ? '' : ` (not running: ${binding.runtime})`;
+    lines.push(`${binding.functionName} ← ${triggers.join(', ') || 'nothing (invoke only)'}${notRun}`);
     const waiting = stack.waiting.get(binding.functionName);
     if (waiting !== undefined) lines.push(`  ✗ ${waiting}; waiting for a fix (its mappings start then)`);
   }
@@ -201,7 +257,10 @@ function functionLines(stack: LocalStack): string[] {
 interface BannerFacts {
   readonly region: string;
   readonly accountId: string;
-  readonly configFile: string | undefined;
+  /** `config eddy.config.ts`, `template template.yaml (SAM template, found in the working folder)`. */
+  readonly source: string | undefined;
+  /** What the stack holds that eddy does not run. */
+  readonly notices: readonly string[];
   readonly demo: TableConfig | undefined;
   readonly tables: readonly TableConfig[];
   readonly storage: string;
@@ -213,14 +272,16 @@ function printBanner(print: (line: string) => void, address: BoundAddress, facts
   // The first line is stable on purpose: scripts (and eddy's own tests) read the port from it.
   print(`eddy listening on ${address.url}`);
   print(`  region ${facts.region}, account ${facts.accountId}, ${facts.storage}`);
-  if (facts.configFile !== undefined) {
+  if (facts.source !== undefined) {
     const names = facts.tables.map((table) => table.TableName).join(', ');
-    print(`  config ${facts.configFile}${names === '' ? '' : ` (tables: ${names})`}`);
+    print(`  ${facts.source}${names === '' ? '' : ` (tables: ${names})`}`);
   }
   const exampleTable = facts.demo?.TableName ?? facts.tables[0]?.TableName;
   if (facts.demo !== undefined) print(`  demo table ${describeDemo(facts.demo)}`);
   for (const line of facts.functions) print(`  function ${line}`);
-  if (facts.watching) print('  watching handlers: a change rebuilds and reloads its function');
+  for (const line of facts.notices) print(`  ${line}`);
+  if (facts.watching)
+    print('  watching handlers and the stack file: a change rebuilds and reloads what it touches');
   print('');
   print('Try it (any credentials are accepted):');
   const credentials = 'AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local';

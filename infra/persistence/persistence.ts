@@ -240,7 +240,9 @@ export class Persistence {
     input: Record<string, unknown>,
     context: RequestContext,
   ): Promise<void> | undefined => {
-    if (target === 'DynamoDB_20120810.TransactWriteItems' && typeof input.ClientRequestToken === 'string') {
+    const remembersToken =
+      target === 'DynamoDB_20120810.TransactWriteItems' || target === 'DynamoDB_20120810.ExecuteTransaction';
+    if (remembersToken && typeof input.ClientRequestToken === 'string') {
       // Regions are hooked on their first commit; a transaction that changed nothing in a region
       // never written before is caught here.
       const region = this.engine.region(context.accountId, context.region);

@@ -1,28 +1,16 @@
 import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type Clock, SystemClock } from '../../core/clock.js';
+import { SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
-import { MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
-import type { CapacityOptions } from '../../core/throttling/capacityGovernor.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
-import {
-  type CreateEventSourceMappingInput,
-  type EventSourceMappingConfiguration,
-  MappingManager,
-} from '../../streams/mapping/index.js';
+import { MappingManager } from '../../streams/mapping/index.js';
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
-import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
-import { BindingError, bindingsOf, type FunctionBinding } from '../bindings.js';
+import { bindingsOf, type FunctionBinding } from '../bindings.js';
 import { capacityOptions, injectConfiguredFaults } from '../capacity/capacityConfig.js';
 import { capacityMetricsService } from '../capacity/metricsService.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
-import {
-  type BackfillProgress,
-  describeBackfill,
-  type GsiMaintainer,
-  startGsiMaintainer,
-} from '../functions/gsiMaintainer.js';
+import { describeBackfill, type GsiMaintainer, startGsiMaintainer } from '../functions/gsiMaintainer.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
 import { createLocalClient } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
@@ -33,77 +21,19 @@ import { type BoundAddress, EddyServer, type ServerOptions } from '../host/serve
 import { LambdaBackend } from '../lambda-api/backend.js';
 import { lambdaReadService } from '../lambda-api/readService.js';
 import { lambdaService } from '../lambda-api/service.js';
-import { type Durability, Persistence, ReplayableClock } from '../persistence/index.js';
+import { Persistence, ReplayableClock } from '../persistence/index.js';
 import type { Schedule } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
 import { durableFunctions } from './durableFunctions.js';
 import { MappingCheckpoints } from './mappingCheckpoints.js';
-import { EnvironmentLayer } from './processEnvironment.js';
+import { EnvironmentLayer, setSdkEndpoints } from './processEnvironment.js';
 import { ProjectFunctions } from './projectFunctions.js';
+import { startArchive } from './stackArchive.js';
+import type { DataDirOptions, StackOptions } from './stackOptions.js';
 import { StreamBindings } from './streamBindings.js';
 import { streamSettings } from './streamSettings.js';
 
-/**
- * The local stack: everything a project's config declares, wired as docs/architecture.md §1.1 draws it. The
- * engine (global indexes kept by the gsi-maintainer, eventually consistent as in DynamoDB), the
- * change log and the Streams API, the project's functions with their stream mappings and
- * schedules, the built-in ttl-expirer and (when configured) archiver. `eddy serve` puts a server
- * in front of it; the test kit drives it in process.
- */
-export interface StackOptions {
-  /** The one clock (default: the system clock; the test kit passes a virtual one). */
-  readonly clock?: Clock;
-  readonly accountId?: string;
-  readonly region?: string;
-  /** How long tables and indexes stay CREATING, in ms (default 0). */
-  readonly transientStatusDelayMs?: number;
-  /** Where relative paths of the config start (the config file's folder). */
-  readonly baseDirectory?: string;
-  readonly logger?: Logger;
-  /**
-   * In-process handlers that replace the config's handler modules, by function name (tests, or
-   * functions defined in code rather than in files).
-   */
-  readonly handlers?: Readonly<Record<string, (event: never, context: never) => unknown>>;
-  /** Whether the ttl-expirer and schedules run on their timers (default true). */
-  readonly startSchedules?: boolean;
-  /**
-   * A function whose handler file or export is missing: `'fail'` (default) fails the start,
-   * naming the function, path and export; `'wait'` (`eddy serve --watch`) starts anyway with
-   * that function's mappings held (disabled, keeping their starting position) until
-   * `reloadFunction` brings a handler that loads. `waiting` lists them.
-   */
-  readonly missingHandlers?: 'fail' | 'wait';
-  /**
-   * How the backfill of a GSI added to an existing table goes (`eddy serve` prints it). Default:
-   * info lines in the log.
-   */
-  readonly onBackfill?: (progress: BackfillProgress) => void;
-  /**
-   * Where the project's functions' log lines go as they are written, in Lambda's format (START,
-   * the handler's console lines, END, REPORT). Default: kept per invocation only.
-   */
-  readonly functionLogs?: (functionName: string, line: string) => void;
-  /**
-   * Keep everything in a data directory (`eddy serve --data-dir`): tables, streams, mapping
-   * checkpoints and destinations survive restarts. Needs the system clock.
-   */
-  readonly dataDir?: DataDirOptions;
-  /**
-   * Capacity enforcement (docs/capacity.md), over the config's `capacity` block: `eddy serve
-   * --capacity enforce` sets the mode, the test kit may name tables.
-   */
-  readonly capacity?: CapacityOptions;
-}
-
-export interface DataDirOptions {
-  readonly path: string;
-  readonly durability?: Durability;
-  /** Start from what is left of a damaged log (`--accept-data-loss`, see `PersistenceOptions`). */
-  readonly acceptDataLoss?: boolean;
-  readonly snapshotLogBytes?: number;
-  readonly snapshotInterval?: number | string;
-}
+export type { DataDirOptions, StackOptions } from './stackOptions.js';
 
 /** What the stack was started with that `reset` needs again. */
 interface Wiring {
@@ -113,6 +43,13 @@ interface Wiring {
   readonly options: StackOptions;
 }
 
+/**
+ * The local stack: everything a project's config declares, wired as docs/architecture.md §1.1 draws it. The
+ * engine (global indexes kept by the gsi-maintainer, eventually consistent as in DynamoDB), the
+ * change log and the Streams API, the project's functions with their stream mappings and
+ * schedules, the built-in ttl-expirer and (when configured) archiver. `eddy serve` puts a server
+ * in front of it; the test kit drives it in process.
+ */
 export class LocalStack {
   private readonly closers: (() => Promise<void> | void)[] = [];
   /** Stops the ttl-expirer and the schedules (`reset` starts them again). */
@@ -120,7 +57,8 @@ export class LocalStack {
   private gsiMaintainer: GsiMaintainer | undefined;
 
   private constructor(
-    readonly config: EddyConfig,
+    /** The stack's config (replaced when `--watch` reconciles a changed stack file). */
+    public config: EddyConfig,
     readonly engine: Engine,
     readonly streams: StreamsService,
     readonly functions: LocalFunctions,
@@ -129,14 +67,14 @@ export class LocalStack {
     readonly logger: Logger,
     /** The data directory, when started with `dataDir`. */
     readonly persistence: Persistence | undefined,
-    private readonly checkpoints: MappingCheckpoints,
+    checkpoints: MappingCheckpoints,
     private readonly environment: EnvironmentLayer,
     private readonly wiring: Wiring,
   ) {
     this.streamBindings = new StreamBindings({
       engine,
       mappings,
-      createMapping: (input, uuid) => this.createMapping(input, uuid),
+      createMapping: (input, uuid) => checkpoints.createMapping(mappings, input, uuid),
       // A config mapping the Lambda API disabled before a restart stays disabled.
       enabledByApi: (uuid) => this.lambdaApi.configMappingEnabled(uuid),
       logger,
@@ -145,6 +83,11 @@ export class LocalStack {
 
   private readonly streamBindings: StreamBindings;
   private project!: ProjectFunctions;
+
+  /** The project's functions (`--watch` adds, changes and removes them: reconcile.ts). */
+  get projectFunctions(): ProjectFunctions {
+    return this.project;
+  }
 
   /** The gsi-maintainer: global indexes follow their tables through it. */
   get gsi(): GsiMaintainer {
@@ -210,7 +153,7 @@ export class LocalStack {
     const destinations = new LocalDestinations(
       destinationsDirectory === undefined ? {} : { directory: destinationsDirectory },
     );
-    const checkpoints = new MappingCheckpoints(persistence?.checkpoints ?? new MemoryCheckpointStore());
+    const checkpoints = new MappingCheckpoints(persistence?.checkpoints);
     const mappings = new MappingManager({
       changeLog: streams.changeLog,
       // Only a data directory outlives the process: without one, positions need not be saved.
@@ -257,7 +200,7 @@ export class LocalStack {
         accountId,
         region,
         ...(persistence === undefined ? {} : { directory: join(persistence.directory.path, 'lambda') }),
-        createMapping: (input, uuid) => stack.createMapping(input, uuid),
+        createMapping: (input, uuid) => checkpoints.createMapping(mappings, input, uuid),
         forgetMapping: (uuid) => checkpoints.forget(uuid),
         settler: engine,
         onError: (error, context) => logger.error({ err: error, context }, 'lambda api error'),
@@ -273,9 +216,13 @@ export class LocalStack {
         functions,
         streamBindings: stack.streamBindings,
         logger,
+        settings: {
+          ...options,
+          buildDirectory: options.buildDirectory ?? join(baseDirectory, '.eddy', 'build'),
+        },
       });
-      await stack.project.load(options);
-      stack.project.start(options);
+      await stack.project.load();
+      stack.project.start();
       stack.stoppers.push(() => stack.project.stopSchedules());
       stack.startArchive(baseDirectory);
       // What the Lambda API created before a restart, once the config's functions exist.
@@ -300,7 +247,7 @@ export class LocalStack {
    */
   reset(): void {
     if (this.persistence !== undefined) throw new Error('reset() is for stacks without a data directory');
-    const { accountId, region, baseDirectory, options } = this.wiring;
+    const { accountId, region, baseDirectory } = this.wiring;
     this.stopTimers();
     this.gsiMaintainer?.close();
     this.mappings.clear();
@@ -313,7 +260,7 @@ export class LocalStack {
     this.destinations.clear();
     this.startGsiMaintainer();
     provisionTables(this.engine, this.config.tables ?? [], { accountId, region }, { logger: this.logger });
-    this.project.start(options);
+    this.project.start();
     this.stoppers.push(() => this.project.stopSchedules());
     this.startArchive(baseDirectory);
     this.startTtlExpirer();
@@ -367,21 +314,6 @@ export class LocalStack {
   }
 
   /**
-   * Creates a mapping (the config's, or the Lambda API's) with its UUID: with a data directory,
-   * one that existed before a restart resumes from its saved checkpoint, and a new one saves
-   * where it starts.
-   */
-  private createMapping(input: CreateEventSourceMappingInput, uuid: string): EventSourceMappingConfiguration {
-    const checkpoint = this.checkpoints.restore(uuid, input.EventSourceArn);
-    const answer = this.mappings.create(input, checkpoint === undefined ? { uuid } : { checkpoint });
-    if (checkpoint === undefined && this.persistence !== undefined) {
-      const start = this.mappings.checkpoints().find((candidate) => candidate.uuid === uuid);
-      if (start !== undefined) this.checkpoints.begin(start);
-    }
-    return answer;
-  }
-
-  /**
    * Functions whose handler does not load yet (`missingHandlers: 'wait'`), with the reason; their
    * mappings are held until `reloadFunction` brings one that loads.
    */
@@ -394,34 +326,10 @@ export class LocalStack {
     return this.project.schedules;
   }
 
-  /** TTL archival: the archiver bound with the TTL filter to each archived table's stream. */
+  /** TTL archival (stackArchive.ts), on the config's archived tables. */
   private startArchive(baseDirectory: string): void {
-    const archive = this.config.archive;
-    if (archive === undefined) return;
-    const sink = archiveSinkOf(archive.sink as never, {
-      cwd: baseDirectory,
-      placeholderCredentials: () => this.environment.has('AWS_ACCESS_KEY_ID'),
-    });
-    for (const tableName of archive.tables) {
-      const table = this.engine.region().tables.get(tableName);
-      const viewType = table?.stream?.enabled ? table.stream.viewType : undefined;
-      if (viewType !== 'OLD_IMAGE' && viewType !== 'NEW_AND_OLD_IMAGES') {
-        throw new BindingError(
-          'archive.tables',
-          `table '${tableName}' needs a stream with old images (StreamViewType OLD_IMAGE or NEW_AND_OLD_IMAGES)`,
-        );
-      }
-      const functionName = archive.tables.length === 1 ? 'archiver' : `archiver-${tableName}`;
-      const { definition, mapping } = archiverBinding({
-        eventSourceArn: table!.stream!.arn,
-        sink,
-        functionName,
-        ...(archive.onFailure === undefined ? {} : { onFailureDestination: archive.onFailure }),
-      });
-      this.functions.define(definition);
-      const { FunctionName: _, EventSourceArn: __, ...settings } = mapping;
-      this.streamBindings.bind({ functionName, tableName, settings, where: 'archive' });
-    }
+    const { engine, functions, streamBindings, environment } = this;
+    startArchive(this.config.archive, { engine, functions, streamBindings, environment, baseDirectory });
   }
 
   /** A real DynamoDBClient answered in process (no socket). */
@@ -461,9 +369,7 @@ export class LocalStack {
    * server's (host, port, access keys...); the engine and logger are the stack's.
    *
    * The project's functions then reach this stack with the AWS SDK as written, as a function in
-   * Lambda reaches DynamoDB: the SDK reads `AWS_ENDPOINT_URL_DYNAMODB` (and `_STREAMS`, `_LAMBDA`) from the
-   * environment ("Service-specific endpoints", AWS SDKs and Tools reference guide), which this
-   * sets, with the region and, when none are set, credentials the server accepts.
+   * Lambda reaches DynamoDB: this sets the SDK's endpoint variables (`setSdkEndpoints`).
    */
   async listen(options: Omit<ServerOptions, 'engine'> = {}): Promise<BoundAddress> {
     if (this.server !== undefined) throw new Error('The stack is already listening');
@@ -480,25 +386,10 @@ export class LocalStack {
     const address = await this.server.listen();
     const server = this.server;
     this.closers.push(() => server.close());
-    this.pointFunctionsAt(address.url, options.accessKeys?.[0]);
-    return address;
-  }
-
-  private pointFunctionsAt(
-    url: string,
-    accessKey: { accessKeyId: string; secretAccessKey: string } | undefined,
-  ) {
-    const environment = this.environment;
-    environment.set('AWS_ENDPOINT_URL_DYNAMODB', url);
-    environment.set('AWS_ENDPOINT_URL_DYNAMODB_STREAMS', url);
-    if (process.env.AWS_REGION === undefined) environment.set('AWS_REGION', this.engine.defaultRegion);
-    environment.set('AWS_ENDPOINT_URL_LAMBDA', url);
-    if (process.env.AWS_ACCESS_KEY_ID === undefined || accessKey !== undefined) {
-      environment.set('AWS_ACCESS_KEY_ID', accessKey?.accessKeyId ?? 'eddy');
-      environment.set('AWS_SECRET_ACCESS_KEY', accessKey?.secretAccessKey ?? 'eddy');
-    }
+    setSdkEndpoints(this.environment, address.url, this.engine.defaultRegion, options.accessKeys?.[0]);
     // Worker threads copied the environment when they were defined: define them again.
     this.project.redefineWorkers();
+    return address;
   }
 
   /** The HTTP server, once `listen` has been called. */

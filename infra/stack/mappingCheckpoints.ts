@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { CheckpointStore } from '../../core/persistence/checkpointStore.js';
+import { type CheckpointStore, MemoryCheckpointStore } from '../../core/persistence/checkpointStore.js';
 import type { MappingCheckpoint, ShardCheckpoint } from '../../streams/mapping/eventSourceMapping.js';
+import type {
+  CreateEventSourceMappingInput,
+  EventSourceMappingConfiguration,
+  MappingManager,
+} from '../../streams/mapping/index.js';
 
 /**
  * Keeps the config's event source mappings where they were across restarts (docs/architecture.md §4): each
@@ -39,7 +44,34 @@ export class MappingCheckpoints {
   private readonly saved = new Map<string, Map<string, string>>();
   private writing: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly store: CheckpointStore) {}
+  private readonly store: CheckpointStore;
+  /** Whether the positions outlive the process (a data directory's store). */
+  private readonly durable: boolean;
+
+  /** @param store a data directory's; without one, nothing is kept past the process. */
+  constructor(store?: CheckpointStore) {
+    this.store = store ?? new MemoryCheckpointStore();
+    this.durable = store !== undefined;
+  }
+
+  /**
+   * Creates a mapping (the config's, or the Lambda API's) with its UUID: with a data directory,
+   * one that existed before a restart resumes from its saved checkpoint, and a new one saves
+   * where it starts.
+   */
+  createMapping(
+    mappings: MappingManager,
+    input: CreateEventSourceMappingInput,
+    uuid: string,
+  ): EventSourceMappingConfiguration {
+    const checkpoint = this.restore(uuid, input.EventSourceArn);
+    const answer = mappings.create(input, checkpoint === undefined ? { uuid } : { checkpoint });
+    if (checkpoint === undefined && this.durable) {
+      const start = mappings.checkpoints().find((candidate) => candidate.uuid === uuid);
+      if (start !== undefined) this.begin(start);
+    }
+    return answer;
+  }
 
   /**
    * The saved checkpoint of a mapping, when it reads the same stream (a stream disabled and

@@ -75,3 +75,25 @@ export class EnvironmentLayer {
     return undefined;
   }
 }
+
+/**
+ * Points the AWS SDK of the stack's functions at its server: the SDK reads
+ * `AWS_ENDPOINT_URL_DYNAMODB` (and `_DYNAMODB_STREAMS`, `_LAMBDA`) from the environment
+ * ("Service-specific endpoints", AWS SDKs and Tools reference guide), with the region when none
+ * is set and, when no credentials are set (or the server names its keys), credentials it accepts.
+ */
+export function setSdkEndpoints(
+  environment: EnvironmentLayer,
+  url: string,
+  region: string,
+  accessKey: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined,
+): void {
+  environment.set('AWS_ENDPOINT_URL_DYNAMODB', url);
+  environment.set('AWS_ENDPOINT_URL_DYNAMODB_STREAMS', url);
+  environment.set('AWS_ENDPOINT_URL_LAMBDA', url);
+  if (process.env.AWS_REGION === undefined) environment.set('AWS_REGION', region);
+  if (process.env.AWS_ACCESS_KEY_ID === undefined || accessKey !== undefined) {
+    environment.set('AWS_ACCESS_KEY_ID', accessKey?.accessKeyId ?? 'eddy');
+    environment.set('AWS_SECRET_ACCESS_KEY', accessKey?.secretAccessKey ?? 'eddy');
+  }
+}

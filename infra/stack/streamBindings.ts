@@ -1,6 +1,9 @@
 import type { Engine, TableChange } from '../../core/engine.js';
 import type { MappingManager } from '../../streams/mapping/index.js';
-import type { CreateEventSourceMappingInput } from '../../streams/mapping/settings.js';
+import type {
+  CreateEventSourceMappingInput,
+  UpdateEventSourceMappingInput,
+} from '../../streams/mapping/settings.js';
 import { BindingError } from '../bindings.js';
 import type { Logger } from '../host/logger.js';
 import { bindingUuid } from './mappingCheckpoints.js';
@@ -83,6 +86,49 @@ export class StreamBindings {
     this.bound.push(binding);
   }
 
+  /**
+   * Deletes a binding's mapping and forgets it (gone from the stack under `--watch`, or bound
+   * again on a replaced stream); nothing when it is not bound.
+   */
+  unbind(functionName: string, tableName: string): void {
+    for (let index = this.bound.length - 1; index >= 0; index--) {
+      const binding = this.bound[index]!;
+      if (binding.functionName !== functionName || binding.tableName !== tableName) continue;
+      this.bound.splice(index, 1);
+      this.deleteMapping(binding.uuid);
+    }
+  }
+
+  /** Deletes every mapping of a function that is gone, and forgets it was held. */
+  unbindFunction(functionName: string): void {
+    for (const binding of this.of(functionName)) this.unbind(functionName, binding.tableName);
+    this.held.delete(functionName);
+  }
+
+  /**
+   * Changes a binding's settings as UpdateEventSourceMapping does: the mapping goes on from where
+   * it stopped with `changes` (the settings that differ, dropped ones back to their defaults);
+   * `settings` are what it follows a new stream with from then on.
+   */
+  update(
+    functionName: string,
+    tableName: string,
+    settings: Readonly<Record<string, unknown>>,
+    changes: Readonly<Record<string, unknown>>,
+  ): void {
+    const index = this.bound.findIndex(
+      (binding) => binding.functionName === functionName && binding.tableName === tableName,
+    );
+    const binding = this.bound[index];
+    if (binding === undefined) return;
+    this.bound[index] = { ...binding, settings };
+    // A held function's mappings stay disabled: `release` applies its Enabled setting.
+    const { Enabled, ...rest } = changes;
+    const update = this.held.has(functionName) || Enabled === undefined ? rest : { ...rest, Enabled };
+    if (Object.keys(update).length > 0)
+      this.options.mappings.update({ UUID: binding.uuid, ...update } as UpdateEventSourceMappingInput);
+  }
+
   /** Keeps a function's mappings disabled (its handler does not load) until `release`. */
   hold(functionName: string): void {
     this.held.add(functionName);
@@ -122,6 +168,14 @@ export class StreamBindings {
     return this.bound.filter((binding) => binding.functionName === functionName);
   }
 
+  private deleteMapping(uuid: string): void {
+    try {
+      this.options.mappings.delete(uuid);
+    } catch {
+      // Deleted through the Lambda API meanwhile: nothing left to delete.
+    }
+  }
+
   private createMapping(binding: Bound): void {
     this.options.createMapping(
       {
@@ -144,11 +198,7 @@ export class StreamBindings {
     for (const binding of this.bound) {
       if (binding.tableName !== table.name || binding.eventSourceArn === stream.arn) continue;
       const previous = binding.eventSourceArn;
-      try {
-        this.options.mappings.delete(binding.uuid);
-      } catch {
-        // Deleted through the Lambda API meanwhile: the binding still follows its table.
-      }
+      this.deleteMapping(binding.uuid);
       binding.eventSourceArn = stream.arn;
       try {
         this.createMapping(binding);

@@ -1,7 +1,9 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as esbuild from 'esbuild';
+import { type FunctionBinding, runsLocally } from '../bindings.js';
+import { bundleName, esbuildOptionsOf } from './functionBuilds.js';
 import type { LocalStack } from './localStack.js';
 
 /**
@@ -12,7 +14,8 @@ import type { LocalStack } from './localStack.js';
  *
  * Each build is copied to a file of its own (`index.<n>.mjs`): an ES module is evaluated once per
  * URL, so reloading needs a new URL. Dependencies stay external (`packages: 'external'`) and
- * resolve from the project's node_modules, which keeps rebuilds in the milliseconds.
+ * resolve from the project's node_modules, which keeps rebuilds in the milliseconds. A function
+ * with build settings (SAM's esbuild BuildProperties) is built with those instead.
  */
 export interface WatchOptions {
   /** Where the bundles go (default `<baseDirectory>/.eddy/watch`). */
@@ -24,24 +27,33 @@ export interface WatchOptions {
 export interface FunctionWatcher {
   /** Resolves after the first build of every function. */
   readonly ready: Promise<void>;
+  /** Starts watching a function added since (a template changed under `--watch`). */
+  add(binding: FunctionBinding): Promise<void>;
+  /** Stops watching a function that is gone. */
+  remove(functionName: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export function watchFunctions(stack: LocalStack, options: WatchOptions): FunctionWatcher {
-  const contexts: Promise<esbuild.BuildContext>[] = [];
-  const firstBuilds: Promise<void>[] = [];
-  for (const binding of stack.bindings) {
+  const contexts = new Map<string, Promise<esbuild.BuildContext>>();
+  const watch = (binding: FunctionBinding): Promise<void> => {
     const name = binding.functionName;
+    // Functions eddy does not run have no code of theirs to build.
+    if (!runsLocally(binding)) return Promise.resolve();
     const directory = join(options.outDirectory, name);
     rmSync(directory, { recursive: true, force: true });
     mkdirSync(directory, { recursive: true });
-    const outfile = join(directory, 'index.mjs');
+    const outfile = join(
+      directory,
+      binding.build === undefined ? 'index.mjs' : bundleName(binding.handlerPath, binding.build),
+    );
+    const extension = extname(outfile);
     let generation = 0;
     let first = true;
     let previous: string | undefined;
     let started = performance.now();
     let markBuilt: () => void = () => {};
-    firstBuilds.push(new Promise<void>((resolve) => (markBuilt = resolve)));
+    const built = new Promise<void>((resolve) => (markBuilt = resolve));
     const reload: esbuild.Plugin = {
       name: 'eddy-reload',
       setup(build) {
@@ -58,7 +70,7 @@ export function watchFunctions(stack: LocalStack, options: WatchOptions): Functi
             return;
           }
           generation++;
-          const versioned = join(directory, `index.${generation}.mjs`);
+          const versioned = join(directory, `index.${generation}${extension}`);
           copyFileSync(outfile, versioned);
           try {
             await stack.reloadFunction(name, versioned);
@@ -81,26 +93,43 @@ export function watchFunctions(stack: LocalStack, options: WatchOptions): Functi
         });
       },
     };
+    const settings: esbuild.BuildOptions =
+      binding.build === undefined
+        ? {
+            bundle: true,
+            packages: 'external',
+            platform: 'node',
+            target: 'node20',
+            format: 'esm',
+            sourcemap: 'inline',
+            logLevel: 'silent',
+          }
+        : esbuildOptionsOf(binding.build);
     const context = esbuild.context({
+      ...settings,
       entryPoints: [binding.handlerPath],
       outfile,
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      sourcemap: 'inline',
-      logLevel: 'silent',
       plugins: [reload],
     });
-    contexts.push(context);
-    void context.then((built) => built.watch()).catch(() => markBuilt());
-  }
+    contexts.set(name, context);
+    void context.then((ready) => ready.watch()).catch(() => markBuilt());
+    return built;
+  };
+  const dispose = async (name: string) => {
+    const context = contexts.get(name);
+    contexts.delete(name);
+    await context?.then((ready) => ready.dispose()).catch(() => {});
+  };
+  const firstBuilds = stack.bindings.map(watch);
   return {
     ready: Promise.all(firstBuilds).then(() => {}),
+    async add(binding) {
+      await dispose(binding.functionName);
+      await watch(binding);
+    },
+    remove: dispose,
     async close() {
-      for (const context of await Promise.allSettled(contexts))
-        if (context.status === 'fulfilled') await context.value.dispose();
+      for (const name of [...contexts.keys()]) await dispose(name);
     },
   };
 }

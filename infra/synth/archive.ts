@@ -7,6 +7,7 @@ import {
   type SamEvent,
   samFunction,
   streamEvent,
+  templatePath,
 } from './functions.js';
 import { streamViewTypeOf } from './tables.js';
 import { type PolicyStatement, pascalCase, ref, SynthError, type TemplateResource } from './template.js';
@@ -79,11 +80,18 @@ export function archiveResources(
   const { definition } = archiverBinding({ eventSourceArn: '', sink: UNUSED_SINK });
   const bucket: TemplateResource = {
     Type: 'AWS::S3::Bucket',
+    Metadata: { Eddy: { BuiltIn: 'archive' } },
     // The archive is the only copy of expired items: it outlives the stack.
     DeletionPolicy: 'Retain',
     UpdateReplacePolicy: 'Retain',
   };
+  // Read back, the archiver is the archive setting again (its sink as the config had it).
+  const localSink =
+    sink.type === 'files' ? { ...sink, directory: templatePath(context, sink.directory) } : sink;
   const archiver = samFunction({
+    metadata: {
+      Eddy: { Name: ARCHIVER_NAME, BuiltIn: ARCHIVER_NAME, Archive: { ...archive, sink: localSink } },
+    },
     description: `eddy archiver: TTL deletions of ${archive.tables.join(', ')} to S3`,
     codeUri: context.codeUriOf(ARCHIVER_NAME),
     runtime: context.runtime,

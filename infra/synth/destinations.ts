@@ -77,7 +77,11 @@ export class Destinations {
       logicalId = this.ids.allocate(name, suffix);
       this.byArn.set(arn, logicalId);
       this.created.set(logicalId, arn);
-      this.resources[logicalId] = resourceOf(service, type);
+      // The local name and ARN it stands for: what the template read back gives it (docs/templates.md §7).
+      this.resources[logicalId] = {
+        ...resourceOf(service, type),
+        Metadata: { Eddy: { Name: name, Arn: arn } },
+      };
     }
     const destination = service === 'sns' ? ref(logicalId) : getAtt(logicalId, 'Arn');
     const objects = service === 's3' ? sub(`\${${logicalId}.Arn}/*`) : undefined;

@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { FunctionBinding, ScheduleBinding } from '../bindings.js';
 import { LAMBDA_HANDLER } from '../build/artefacts.js';
 import type { FunctionConfig, TableConfig } from '../config.js';
@@ -78,7 +78,19 @@ export interface FunctionContext {
   /** CodeUri of a function's deployment package (relative to the template). */
   readonly codeUriOf: (functionName: string) => string;
   readonly runtime: LambdaRuntime;
+  /** Where the template is written, and where the config's relative paths start. */
+  readonly templateDirectory: string;
+  readonly baseDirectory: string;
   readonly warn: Warn;
+}
+
+/** A path of the config (relative to its folder) as the template's folder sees it, POSIX separators. */
+export function templatePath(
+  context: Pick<FunctionContext, 'templateDirectory' | 'baseDirectory'>,
+  path: string,
+): string {
+  const absolute = isAbsolute(path) ? path : resolve(context.baseDirectory, path);
+  return (relative(context.templateDirectory, absolute) || '.').split(sep).join('/');
 }
 
 /** CreateEventSourceMapping settings: a binding's (`StreamBinding['settings']`) or the archiver's. */
@@ -187,12 +199,25 @@ export function functionResource(
     DynamoDBCrudPolicy: { TableName: ref(logicalId) },
   }));
   const handler = relative(baseDirectory, binding.handlerPath) || binding.handlerPath;
+  // Node.js runtimes the config names are kept; otherwise the synth's.
+  const runtime = (LAMBDA_RUNTIMES as readonly string[]).includes(binding.runtime ?? '')
+    ? (binding.runtime as LambdaRuntime)
+    : context.runtime;
   return {
     logicalId: context.ids.allocate(binding.functionName, 'Function'),
     resource: samFunction({
+      metadata: {
+        Eddy: {
+          Name: binding.functionName,
+          Handler: templatePath(context, binding.handlerPath),
+          Export: binding.exportName,
+          ...(binding.isolation === 'worker' ? { Isolation: 'worker' } : {}),
+          ...(binding.build === undefined ? {} : { Build: binding.build }),
+        },
+      },
       description: `eddy function ${binding.functionName}: ${handler} (export ${binding.exportName})`,
       codeUri: context.codeUriOf(binding.functionName),
-      runtime: context.runtime,
+      runtime,
       timeout: binding.timeout,
       memorySize: binding.memorySize,
       environment: binding.environment,
@@ -211,6 +236,8 @@ export interface SamFunctionSettings {
   readonly environment: Readonly<Record<string, unknown>>;
   readonly events: Readonly<Record<string, SamEvent>>;
   readonly policies: readonly unknown[];
+  /** The resource's Metadata (eddy's, for reading the template back). */
+  readonly metadata?: Record<string, unknown>;
 }
 
 /** An `AWS::Serverless::Function` running a bundle of `eddy build`. */
@@ -231,6 +258,7 @@ export function samFunction(settings: SamFunctionSettings): TemplateResource {
       ...(settings.policies.length > 0 ? { Policies: settings.policies } : {}),
       ...(Object.keys(settings.events).length > 0 ? { Events: settings.events } : {}),
     },
+    ...(settings.metadata === undefined ? {} : { Metadata: settings.metadata }),
   };
 }
 

@@ -1,8 +1,14 @@
-import { bindingsOf } from '../bindings.js';
+import { bindingsOf, runsLocally } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { ARCHIVER_NAME, archiveResources } from './archive.js';
 import { Destinations } from './destinations.js';
-import { DEFAULT_RUNTIME, type FunctionContext, functionResource, type LambdaRuntime } from './functions.js';
+import {
+  DEFAULT_RUNTIME,
+  type FunctionContext,
+  functionResource,
+  type LambdaRuntime,
+  templatePath,
+} from './functions.js';
 import { tableResource } from './tables.js';
 import {
   LogicalIds,
@@ -35,12 +41,30 @@ export interface SynthOptions {
   readonly source?: string;
   /** Lambda runtime of every function (default `DEFAULT_RUNTIME`). */
   readonly runtime?: LambdaRuntime;
+  /**
+   * Where the template is written (default `baseDirectory`): the handler sources and directories
+   * recorded in the template's Eddy metadata are relative to it.
+   */
+  readonly templateDirectory?: string;
 }
 
 export interface SynthResult {
   readonly template: SamTemplate;
   /** What deploys differently from how it runs locally (printed by `eddy synth`). */
   readonly warnings: readonly string[];
+}
+
+/**
+ * eddy's settings with no place in CloudFormation, kept in the template's `Metadata.Eddy.Local` so
+ * that the template read back runs as the config did (paths relative to the template).
+ */
+function localSettings(config: EddyConfig, context: FunctionContext): Record<string, unknown> {
+  const local: Record<string, unknown> = {};
+  for (const key of ['ttl', 'globalIndexes', 'streams'] as const)
+    if (config[key] !== undefined) local[key] = config[key];
+  if (config.destinationsDirectory !== undefined)
+    local.destinationsDirectory = templatePath(context, config.destinationsDirectory);
+  return local;
 }
 
 /** @throws SynthError (or BindingError) for a config that cannot deploy. */
@@ -68,9 +92,17 @@ export function synthesize(config: EddyConfig, options: SynthOptions): SynthResu
     destinations,
     codeUriOf: options.codeUriOf,
     runtime: options.runtime ?? DEFAULT_RUNTIME,
+    templateDirectory: options.templateDirectory ?? options.baseDirectory,
+    baseDirectory: options.baseDirectory,
     warn,
   };
   for (const binding of bindingsOf(config, options.baseDirectory)) {
+    if (!runsLocally(binding)) {
+      warn(
+        `functions.${binding.functionName} runs on ${binding.runtime}, which eddy does not build; not deployed`,
+      );
+      continue;
+    }
     const functionConfig = config.functions![binding.functionName]!;
     const { logicalId, resource } = functionResource(binding, functionConfig, options.baseDirectory, context);
     resources[logicalId] = resource;
@@ -99,6 +131,7 @@ export function synthesize(config: EddyConfig, options: SynthOptions): SynthResu
     if (config[key] !== undefined)
       warn(`${key} settings are local only (DynamoDB manages this itself); not deployed`);
   }
+  const local = localSettings(config, context);
 
   const functionCount = Object.values(resources).filter((r) => r.Type === 'AWS::Serverless::Function').length;
   return {
@@ -117,6 +150,7 @@ export function synthesize(config: EddyConfig, options: SynthOptions): SynthResu
           },
           Permissions:
             "Project functions get CRUD on the project's tables (DynamoDBCrudPolicy) and send rights to their on-failure destinations; the archiver gets S3CrudPolicy on the archive bucket.",
+          ...(Object.keys(local).length > 0 ? { Local: local } : {}),
         },
       },
       Resources: resources,

@@ -24,6 +24,11 @@ export const sub = (text: string): Sub => ({ 'Fn::Sub': text });
 export interface TemplateResource {
   readonly Type: string;
   readonly Properties?: Record<string, unknown>;
+  /**
+   * `Eddy`: what eddy needs to run the resource locally as the config did when the template is
+   * read back (`eddy serve --template`): local names, the handler's source, eddy's own settings.
+   */
+  readonly Metadata?: Record<string, unknown>;
   readonly DeletionPolicy?: 'Delete' | 'Retain';
   readonly UpdateReplacePolicy?: 'Delete' | 'Retain';
 }

@@ -4,12 +4,15 @@ import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { VirtualClock } from '../../core/clock.js';
 import type { InvocationRecord } from '../../streams/mapping/index.js';
+import { BindingError } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import type { InvocationLogEntry } from '../functions/invocationLog.js';
 import { createLocalClient, loadLocalClientModules } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
+import { TableSetupError } from '../host/provision.js';
 import { createLocalLambdaClient } from '../lambda-api/localClient.js';
 import { LocalStack, type StackOptions } from '../stack/localStack.js';
+import { loadStack, type StackDefinition } from '../stack/sources/index.js';
 import { virtualClockRetries } from './virtualRetries.js';
 
 // The SDK (`@aws-sdk/lib-dynamodb` and the client under it) loads with the test kit, not in the
@@ -208,17 +211,59 @@ export class TestStack {
   }
 }
 
+/**
+ * A stack from a SAM/CloudFormation template, a CDK cloud assembly or app (docs/templates.md):
+ * `startStack({ template: 'template.yaml', parameters: { Env: 'test' } })`. Relative paths start
+ * from `baseDirectory` (default: the working directory).
+ */
+export interface TemplateTestStackOptions extends TestStackOptions {
+  /** The template file, or a folder holding one (or a CDK app's cdk.out/). */
+  readonly template: string;
+  /** Template parameter values (`--parameter-overrides`). */
+  readonly parameters?: Readonly<Record<string, string>>;
+  /** CDK: run the app's synth first (needs cdk.json). */
+  readonly cdk?: boolean;
+}
+
 /** One logger for every stack: a pino instance costs a test's stack start ~1 ms. */
 let silentLogger: Logger | undefined;
 
 /** Starts a local stack for tests: in process, on a virtual clock, schedules driven by `advance`. */
-export async function startStack(config: EddyConfig, options: TestStackOptions = {}): Promise<TestStack> {
+export async function startStack(config: EddyConfig, options?: TestStackOptions): Promise<TestStack>;
+export async function startStack(options: TemplateTestStackOptions): Promise<TestStack>;
+export async function startStack(
+  configOrTemplate: EddyConfig | TemplateTestStackOptions,
+  configOptions: TestStackOptions = {},
+): Promise<TestStack> {
+  let config: EddyConfig;
+  let options: TestStackOptions = configOptions;
+  let definition: StackDefinition | undefined;
+  if ('template' in configOrTemplate) {
+    const { template, parameters, cdk, ...rest } = configOrTemplate;
+    definition = await loadStack({
+      cwd: rest.baseDirectory ?? process.cwd(),
+      template,
+      ...(parameters === undefined ? {} : { parameters }),
+      ...(cdk === undefined ? {} : { cdk }),
+      ...(rest.region === undefined ? {} : { region: rest.region }),
+      ...(rest.accountId === undefined ? {} : { accountId: rest.accountId }),
+    });
+    config = definition!.config;
+    options = { ...rest, baseDirectory: definition!.baseDirectory };
+  } else config = configOrTemplate;
   const clock = new VirtualClock(options.startAt ?? Date.UTC(2026, 0, 1));
   const { endpoint, startAt: _, ...stackOptions } = options;
   const stack = await LocalStack.start(config, {
     logger: (silentLogger ??= createHostLogger({ level: 'silent' })),
     ...stackOptions,
     clock,
+  }).catch((error: unknown) => {
+    // A table or binding the template declares but eddy refuses: the error points into the file.
+    if (definition !== undefined && error instanceof TableSetupError)
+      throw definition.errorAt(`tables[${error.index}]`, error.message, { cause: error });
+    if (definition !== undefined && error instanceof BindingError)
+      throw definition.errorAt(error.path, error.reason, { cause: error });
+    throw error;
   });
   const testStack = new TestStack(stack, clock);
   if (endpoint) {

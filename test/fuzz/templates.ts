@@ -288,6 +288,42 @@ export const TEMPLATES: readonly Template[] = [
     TableName: 'Plain',
     TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
   })),
+  // PartiQL (docs/partiql.md): a statement text the mutations edit, with its parameters.
+  dynamodb('ExecuteStatement', false, () => ({
+    Statement:
+      'SELECT pk, sk, color, doc."list"[0] FROM "Fuzz" WHERE pk = ? AND sk BETWEEN ? AND 9 AND (contains(color, \'e\') OR doc IS NOT MISSING) ORDER BY sk DESC',
+    Parameters: [{ S: 'a' }, { N: '0' }],
+    Limit: 10,
+    ConsistentRead: true,
+    ReturnConsumedCapacity: 'TOTAL',
+  })),
+  dynamodb('ExecuteStatement', true, () => ({
+    Statement:
+      'UPDATE "Fuzz" SET color = ?, score = score + 1, doc."list" = list_append([1], [\'z\']), doc."set" = set_delete(doc."set", <<\'x\'>>) REMOVE gone WHERE pk = \'a\' AND sk = 1 AND attribute_exists(color) RETURNING MODIFIED NEW *',
+    Parameters: [{ S: 'blue' }],
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  })),
+  dynamodb('BatchExecuteStatement', true, () => ({
+    Statements: [
+      {
+        Statement: "INSERT INTO \"Plain\" VALUE {'id': ?, 'n': 1, 'tags': <<'x', 'y'>>}",
+        Parameters: [{ S: 'p9' }],
+      },
+      { Statement: 'DELETE FROM "Fuzz" WHERE pk = \'b\' AND sk = 2 RETURNING ALL OLD *' },
+    ],
+    ReturnConsumedCapacity: 'TOTAL',
+  })),
+  dynamodb('ExecuteTransaction', true, () => ({
+    TransactStatements: [
+      { Statement: "UPDATE \"Plain\" SET tags = set_add(tags, <<'x'>>) WHERE id = 'p1'" },
+      {
+        Statement: 'EXISTS(SELECT * FROM "Fuzz" WHERE pk = \'a\' AND sk = 1 AND color = ?)',
+        Parameters: [{ S: 'red' }],
+      },
+    ],
+    ClientRequestToken: 'fuzz-token',
+    ReturnConsumedCapacity: 'INDEXES',
+  })),
   streams('ListStreams', () => ({ TableName: 'Fuzz', Limit: 5 })),
   streams('DescribeStream', (refs) => ({
     StreamArn: refs.streamArn,

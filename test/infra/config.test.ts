@@ -132,7 +132,9 @@ describe('checkConfig', () => {
   it.each([
     [{ functions: { f: {} } }, 'functions.f.handler', 'must be the path of the handler module'],
     [{ functions: { f: { handler: 'x.ts', events: [{}] } } }, 'functions.f.events[0]', 'must be { stream'],
-    [{ functions: { f: { handler: 'x.ts', runtime: 'node' } } }, 'functions.f.runtime', 'unknown setting'],
+    [{ functions: { f: { handler: 'x.ts', memory: 128 } } }, 'functions.f.memory', 'unknown setting'],
+    [{ functions: { f: { handler: 'x.ts', runtime: 3 } } }, 'functions.f.runtime', 'a Lambda runtime name'],
+    [{ functions: { f: { handler: 'x.ts', build: 'esbuild' } } }, 'functions.f.build', 'esbuild settings'],
   ])('refuses a bad function %j at "%s"', (config, path, reason) => {
     expect(() => checkConfig(config, 'eddy.config.json')).toThrow(
       expect.objectContaining({ path, message: expect.stringContaining(reason) }),

@@ -3,7 +3,8 @@ import type { KeyConditionPart } from '../../expressions/index.js';
 import type { AttributeValue } from '../../model/attributeValue.js';
 import { compareScalars } from '../../model/compare.js';
 import { encodeKeyValue } from '../../model/keyCodec.js';
-import type { KeyShape } from '../../store/table.js';
+import type { KeyDefinition, KeyShape } from '../../store/table.js';
+import { KeyMessages } from '../../validations/keys.js';
 
 /**
  * A Query's key condition checked against the key schema (docs/dynamodb.md §6.1.3) and turned into a
@@ -29,20 +30,51 @@ const typeMismatch = () =>
     'One or more parameter values were invalid: Condition parameter type does not match schema type',
   );
 
-export function planKeyRange(parts: readonly KeyConditionPart[], key: KeyShape): KeyRange {
-  const hashPart = parts.find((part) => part.attributeName === key.hash.name);
-  if (hashPart === undefined)
-    throw new ValidationException(`Query condition missed key schema element: ${key.hash.name}`);
-  const rangePart = parts.find((part) => part !== hashPart);
-  if (rangePart !== undefined) {
-    if (key.range === undefined) throw new ValidationException('Query key condition not supported');
-    if (rangePart.attributeName !== key.range.name) {
-      throw new ValidationException(`Query condition missed key schema element: ${key.range.name}`);
+/**
+ * Plans a Query's key condition, walking the key schema as the service does (recorded in
+ * dynalite's tests, docs/dynamodb.md §6.1.3): for the partition key, then the sort key,
+ *
+ * 1. `beforeAttribute` (the start key's piece for that attribute, docs/dynamodb.md §6.2.5);
+ * 2. on a table or index without a sort key, more than one condition: `Query key condition not
+ *    supported` (so `y = :a and z = :a` reads so, not as a missing key);
+ * 3. no condition on it: `Query condition missed key schema element: <k>` (for the sort key only
+ *    when there are two conditions);
+ * 4. a legacy operator that cannot drive a lookup (NULL, NE, IN…): not indexable;
+ * 5. a value of another type: the schema type mismatch;
+ * 6. the partition key compared with anything but `=`: not supported;
+ * 7. an empty S or B value: the empty key text of docs/dynamodb.md §2.3.3 (2026).
+ */
+export function planKeyRange(
+  parts: readonly KeyConditionPart[],
+  key: KeyShape,
+  beforeAttribute?: (definition: KeyDefinition, isHash: boolean) => void,
+): KeyRange {
+  let hashPart: KeyConditionPart | undefined;
+  let rangePart: KeyConditionPart | undefined;
+  const walk = (definition: KeyDefinition, isHash: boolean): void => {
+    beforeAttribute?.(definition, isHash);
+    if (isHash && key.range === undefined && parts.length > 1)
+      throw new ValidationException('Query key condition not supported');
+    const part = parts.find((candidate) => candidate.attributeName === definition.name);
+    if (part === undefined) {
+      if (isHash || parts.length > 1)
+        throw new ValidationException(`Query condition missed key schema element: ${definition.name}`);
+      return;
     }
-  }
-  if (hashPart.operator !== '=') throw new ValidationException('Query key condition not supported');
-  const hashValue = scalarOf(hashPart.values[0]!, key.hash.type);
-  if (hashValue === undefined) throw typeMismatch();
+    if (part.notIndexable)
+      throw new ValidationException('Attempted conditional constraint is not an indexable operation');
+    const scalars = part.values.map((value) => scalarOf(value, definition.type));
+    if (scalars.some((scalar) => scalar === undefined)) throw typeMismatch();
+    if (isHash && part.operator !== '=') throw new ValidationException('Query key condition not supported');
+    if (definition.type !== 'N' && scalars.includes('')) {
+      throw new ValidationException(KeyMessages.emptyInItem(definition.name, definition.type));
+    }
+    if (isHash) hashPart = part;
+    else rangePart = part;
+  };
+  walk(key.hash, true);
+  if (key.range !== undefined) walk(key.range, false);
+  const hashValue = scalarOf(hashPart!.values[0]!, key.hash.type)!;
   const result: KeyRange = {
     hashKey: encodeKeyValue(key.hash.type, hashValue),
     range: rangePart,

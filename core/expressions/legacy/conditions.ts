@@ -124,18 +124,17 @@ export function checkKeyConditions(keyConditions: Record<string, LegacyCondition
 
 /**
  * KeyConditions → key condition parts (schema checks are the Query action's). Operators that
- * cannot drive a key lookup (NE, NULL, NOT_NULL, CONTAINS, NOT_CONTAINS, IN) fail with
- * `Attempted conditional constraint is not an indexable operation` (docs/dynamodb.md §6.1.3), after the
- * stateless checks.
+ * cannot drive a key lookup (NE, NULL, NOT_NULL, CONTAINS, NOT_CONTAINS, IN) come back marked
+ * `notIndexable`: the service refuses them with `Attempted conditional constraint is not an
+ * indexable operation` only when it reaches their key attribute, after a missing key element
+ * (docs/dynamodb.md §6.1.3).
  */
 export function keyConditionsToParts(keyConditions: Record<string, LegacyCondition>): KeyConditionPart[] {
   checkKeyConditions(keyConditions);
   return Object.keys(keyConditions).map((attributeName) => {
     const { ComparisonOperator: operator, AttributeValueList: values = [] } = keyConditions[attributeName]!;
     const mapped = hasOwn.call(KEY_OPERATORS, operator) ? KEY_OPERATORS[operator] : undefined;
-    if (mapped === undefined) {
-      throw new ValidationException('Attempted conditional constraint is not an indexable operation');
-    }
+    if (mapped === undefined) return { attributeName, operator: '=', values, notIndexable: true };
     return { attributeName, operator: mapped, values: values as readonly AttributeValue[] };
   });
 }

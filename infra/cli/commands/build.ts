@@ -5,7 +5,7 @@ import { DEFAULT_BUILD_DIRECTORY } from '../../build/artefacts.js';
 import { BuildError } from '../../build/errors.js';
 import { ConfigError } from '../loadConfig.js';
 import type { CliIo } from '../program.js';
-import { loadProjectConfig, NoConfigError } from './projectConfig.js';
+import { loadProjectConfig, NoConfigError, withTemplateOptions } from './projectConfig.js';
 
 /**
  * `eddy build`: bundles the functions the project's template deploys (its own, and the archiver
@@ -29,8 +29,7 @@ interface BuildCliOptions {
 }
 
 export function addBuildCommand(program: Command, io: CliIo): Command {
-  return program
-    .command('build')
+  return withTemplateOptions(program.command('build'))
     .description('Bundle and zip the project functions for Lambda (what `eddy synth` deploys).')
     .option('-c, --config <file>', 'config file (default: eddy.config.* in the working directory)')
     .option('-o, --out <dir>', 'build directory', DEFAULT_BUILD_DIRECTORY)
@@ -39,7 +38,7 @@ export function addBuildCommand(program: Command, io: CliIo): Command {
     .action(async (options: BuildCliOptions) => {
       try {
         const { buildProject } = await import('../../build/build.js');
-        const project = await loadProjectConfig(io.cwd, options.config);
+        const project = await loadProjectConfig(io.cwd, options, io.printError);
         const outDir = resolve(io.cwd, options.out);
         const started = performance.now();
         const built = await buildProject({

@@ -73,7 +73,7 @@ export function addEventCommand(program: Command, io: CliIo): Command {
 
 async function dynamodbEvent(options: DynamodbEventOptions, io: CliIo): Promise<void> {
   checkCredentialFlags(options);
-  const { config } = await optionalConfig(options.config, io.cwd);
+  const { config } = await optionalConfig(options, io.cwd);
   const { clientConfig, serviceTarget } = await import('../../replay/serviceTarget.js');
   const target = serviceTarget(options, config);
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');

@@ -4,7 +4,7 @@ import { ReplayInputError } from '../../replay/recordFile.js';
 import { ReplayError } from '../../replay/replaySetup.js';
 import { ConfigError } from '../loadConfig.js';
 import type { CliIo } from '../program.js';
-import { loadProjectConfig, NoConfigError } from './projectConfig.js';
+import { loadProjectConfig, NoConfigError, withTemplateOptions } from './projectConfig.js';
 import { parseDurationOption } from './serviceOptions.js';
 
 /** Test seams of `eddy invoke`. */
@@ -50,8 +50,7 @@ Examples:
 
 /** Adds `eddy invoke`: replays recorded stream records through a function of the config. */
 export function addInvokeCommand(program: Command, io: CliIo, hooks: InvokeCommandHooks = {}): Command {
-  return program
-    .command('invoke')
+  return withTemplateOptions(program.command('invoke'))
     .description("Replay stream records through a function with its stream binding's mapping settings.")
     .argument('<function>', 'the function (a key of `functions` in the config)')
     .requiredOption('-e, --events <file>', 'the records: JSON lines or {"Records": [...]}; - for stdin')
@@ -86,7 +85,7 @@ export function addInvokeCommand(program: Command, io: CliIo, hooks: InvokeComma
 }
 
 async function invoke(functionName: string, options: InvokeOptions, io: CliIo, hooks: InvokeCommandHooks) {
-  const { config, baseDirectory } = await loadProjectConfig(io.cwd, options.config);
+  const { config, baseDirectory } = await loadProjectConfig(io.cwd, options, io.printError);
   const { parseRecords, readRecordFile } = await import('../../replay/recordFile.js');
   const file = options.events === '-' ? 'stdin' : resolve(io.cwd, options.events);
   const records =

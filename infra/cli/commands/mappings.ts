@@ -75,7 +75,7 @@ async function run(
   let endpoint: string | undefined;
   try {
     checkCredentialFlags(options);
-    const { config } = await optionalConfig(options.config, io.cwd);
+    const { config } = await optionalConfig(options, io.cwd);
     const { clientConfig, serviceTarget } = await import('../../replay/serviceTarget.js');
     const target = serviceTarget(options, config);
     endpoint = target.endpoint;

@@ -99,7 +99,7 @@ async function record(options: RecordOptions, io: CliIo, hooks: RecordCommandHoo
     throw new UsageError('name the stream: --table <name> or --stream-arn <arn>');
   const follow = options.follow === true || options.duration !== undefined;
   const from: RecordingStart = options.from ?? (follow ? 'latest' : 'trim-horizon');
-  const { config } = await optionalConfig(options.config, io.cwd);
+  const { config } = await optionalConfig(options, io.cwd);
   const { clientConfig, serviceTarget } = await import('../../replay/serviceTarget.js');
   const target = serviceTarget(options, config);
   const { DynamoDBClient, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');

@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../../core/clock.js';
 import type { EddyConfig } from '../../config.js';
 import type { ServiceTargetOptions } from '../../replay/serviceTarget.js';
-import { findConfigFile, isRegion, loadConfig } from '../loadConfig.js';
+import { loadStack } from '../../stack/sources/index.js';
+import { isRegion } from '../loadConfig.js';
+import { CDK_OPTION, PARAMETERS_OPTION, TEMPLATE_OPTION } from './stackOptions.js';
 
 /**
  * Options shared by the commands that talk to a DynamoDB endpoint (`eddy record`, `eddy event`):
@@ -12,6 +13,9 @@ import { findConfigFile, isRegion, loadConfig } from '../loadConfig.js';
 export interface ServiceCliOptions extends ServiceTargetOptions {
   /** A config file; `false` (`--no-config`) ignores eddy.config.* in the working directory. */
   readonly config?: string | false;
+  readonly template?: string;
+  readonly parameterOverrides?: Readonly<Record<string, string>>;
+  readonly cdk?: boolean;
 }
 
 export function withServiceOptions(command: Command): Command {
@@ -29,7 +33,10 @@ export function withServiceOptions(command: Command): Command {
     .option('--access-key-id <id>', 'access key (with --secret-access-key)')
     .option('--secret-access-key <secret>', 'secret key')
     .option('-c, --config <file>', 'config file for the server address (default: eddy.config.* here)')
-    .option('--no-config', 'ignore eddy.config.* in the working directory');
+    .option('--no-config', 'ignore eddy.config.* in the working directory')
+    .option(...TEMPLATE_OPTION)
+    .option(...PARAMETERS_OPTION)
+    .option(...CDK_OPTION);
 }
 
 /** A usage mistake: exit code 2. */
@@ -37,14 +44,22 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** The config named by `--config`, or found in `cwd`, or none (`--no-config`, or no file). */
+/**
+ * The stack named by `--config` or `--template`, or found in `cwd`, or none (`--no-config`, or
+ * nothing found). Only an eddy config says where its server listens.
+ */
 export async function optionalConfig(
-  config: string | false | undefined,
+  options: Pick<ServiceCliOptions, 'config' | 'template' | 'parameterOverrides' | 'cdk'>,
   cwd: string,
 ): Promise<{ config: EddyConfig | undefined; file: string | undefined }> {
-  if (config === false) return { config: undefined, file: undefined };
-  const file = config === undefined ? findConfigFile(cwd) : resolve(cwd, config);
-  return file === undefined ? { config: undefined, file } : { config: await loadConfig(file), file };
+  const stack = await loadStack({
+    cwd,
+    ...(options.config === undefined ? {} : { config: options.config }),
+    ...(options.template === undefined ? {} : { template: options.template }),
+    ...(options.parameterOverrides === undefined ? {} : { parameters: options.parameterOverrides }),
+    ...(options.cdk === undefined ? {} : { cdk: options.cdk }),
+  });
+  return { config: stack?.config, file: stack?.origin.file };
 }
 
 export function checkCredentialFlags(options: ServiceCliOptions): void {

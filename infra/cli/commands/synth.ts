@@ -7,7 +7,7 @@ import { DEFAULT_RUNTIME, LAMBDA_RUNTIMES, type LambdaRuntime } from '../../synt
 import { NOT_DEPLOYED, SynthError, TEMPLATE_FORMATS, type TemplateFormat } from '../../synth/template.js';
 import { ConfigError } from '../loadConfig.js';
 import type { CliIo } from '../program.js';
-import { loadProjectConfig, NoConfigError } from './projectConfig.js';
+import { loadProjectConfig, NoConfigError, withTemplateOptions } from './projectConfig.js';
 
 /**
  * `eddy synth`: the AWS SAM template of the project's config, for `sam deploy`. Warnings (what
@@ -38,8 +38,7 @@ interface SynthCliOptions {
 }
 
 export function addSynthCommand(program: Command, io: CliIo): Command {
-  return program
-    .command('synth')
+  return withTemplateOptions(program.command('synth'))
     .description('Write the AWS SAM template of the config: tables, functions, stream mappings, schedules.')
     .option('-c, --config <file>', 'config file (default: eddy.config.* in the working directory)')
     .option('-o, --out <file>', 'write the template to this file (default: stdout)')
@@ -62,7 +61,7 @@ export function addSynthCommand(program: Command, io: CliIo): Command {
     .action(async (options: SynthCliOptions) => {
       try {
         const { renderTemplate, synthesize } = await import('../../synth/index.js');
-        const project = await loadProjectConfig(io.cwd, options.config);
+        const project = await loadProjectConfig(io.cwd, options, io.printError);
         const outFile = options.out === undefined ? undefined : resolve(io.cwd, options.out);
         const format = options.format ?? (outFile && extname(outFile) === '.json' ? 'json' : 'yaml');
         const templateDirectory = outFile === undefined ? io.cwd : dirname(outFile);
@@ -72,6 +71,7 @@ export function addSynthCommand(program: Command, io: CliIo): Command {
           baseDirectory: project.baseDirectory,
           source: relative(io.cwd, project.file) || project.file,
           runtime: options.runtime,
+          templateDirectory,
           codeUriOf: (name) => {
             const zip = artefactsOf(buildDir, name).zip;
             if (!existsSync(zip)) missing.push(relative(io.cwd, zip));

@@ -33,7 +33,7 @@ export function addTablesCommand(program: Command, io: CliIo): Command {
       try {
         checkCredentialFlags(options);
         if (options.aws) throw new UsageError('eddy tables stats reads an eddy; for AWS, see CloudWatch');
-        const { config } = await optionalConfig(options.config, io.cwd);
+        const { config } = await optionalConfig(options, io.cwd);
         const { serviceTarget } = await import('../../replay/serviceTarget.js');
         endpoint = serviceTarget(options, config).endpoint;
         const response = await fetch(new URL(METRICS_PATH, endpoint));

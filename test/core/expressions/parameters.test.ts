@@ -118,10 +118,21 @@ describe('checkExpressionParameters: names and values without expressions (docs/
     ).not.toThrow();
   });
 
+  // PutItem, DeleteItem and UpdateItem moved to the newer framework: no suffix (and, from the
+  // engine, the `1 validation error detected: ` prefix). nubo-db/dynamodb-conformance
+  // tests/tier3/error-messages/putItem.test.ts, eu-west-2 and us-east-1, 2026-10-09.
+  it.each(['PutItem', 'DeleteItem', 'UpdateItem'])(
+    'rejects ExpressionAttributeValues without an expression in %s, without the suffix (2026)',
+    (operation) => {
+      expect(
+        validationMessage(() =>
+          checkExpressionParameters(operation, { ExpressionAttributeValues: {}, ProjectionExpression: 'a' }),
+        ),
+      ).toBe('ExpressionAttributeValues can only be specified when using expressions');
+    },
+  );
+
   it.each([
-    ['PutItem', 'ConditionExpression is null'],
-    ['DeleteItem', 'ConditionExpression is null'],
-    ['UpdateItem', 'UpdateExpression and ConditionExpression are null'],
     ['Query', 'FilterExpression and KeyConditionExpression are null'],
     ['Scan', 'FilterExpression is null'],
     ['TransactWriteItems.Update', 'UpdateExpression and ConditionExpression are null'],

@@ -293,6 +293,44 @@ describe('local secondary indexes', () => {
     ]);
   });
 
+  it('charges the index for its entries and the table for the items it fetched (docs/dynamodb.md §4.3.6)', () => {
+    // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html: reading attributes
+    // an LSI does not project fetches whole items from the table, whose reads count apart.
+    const body = 'x'.repeat(5_000);
+    for (const subject of ['a', 'c']) {
+      engine.execute('UpdateItem', {
+        TableName: 'Thread',
+        Key: { ForumName: { S: 'DynamoDB' }, Subject: { S: subject } },
+        UpdateExpression: 'SET Body = :b',
+        ExpressionAttributeValues: { ':b': { S: body } },
+      });
+    }
+    const query = (input: Record<string, unknown>) =>
+      engine.execute('Query', {
+        TableName: 'Thread',
+        IndexName: 'LastPostIndex',
+        ConsistentRead: true,
+        KeyConditionExpression: 'ForumName = :f AND LastPostDateTime > :d',
+        ExpressionAttributeValues: { ':f': { S: 'DynamoDB' }, ':d': { S: '2024-01' } },
+        ReturnConsumedCapacity: 'INDEXES',
+        ...input,
+      }).ConsumedCapacity;
+    // Two KEYS_ONLY entries of ~40 bytes: 1 unit from the index; their two items, ~10 KB: 3 units.
+    expect(query({ Select: 'ALL_ATTRIBUTES' })).toEqual({
+      TableName: 'Thread',
+      CapacityUnits: 4,
+      Table: { CapacityUnits: 3 },
+      LocalSecondaryIndexes: { LastPostIndex: { CapacityUnits: 1 } },
+    });
+    // Projected attributes only: nothing is fetched, the table's share is 0.
+    expect(query({ Select: 'ALL_PROJECTED_ATTRIBUTES' })).toEqual({
+      TableName: 'Thread',
+      CapacityUnits: 1,
+      Table: { CapacityUnits: 0 },
+      LocalSecondaryIndexes: { LastPostIndex: { CapacityUnits: 1 } },
+    });
+  });
+
   it('returns ItemCollectionMetrics with ReturnItemCollectionMetrics SIZE', () => {
     const result = engine.execute('PutItem', {
       TableName: 'Thread',

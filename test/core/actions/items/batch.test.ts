@@ -59,9 +59,9 @@ describe('BatchWriteItem', () => {
         RequestItems: { TableA: [put('ok'), { PutRequest: { Item: { id: { N: '1' } } } }] },
       }),
     );
-    expect(error).toEqual(
-      validation('One or more parameter values were invalid: Type mismatch for key id expected: S actual: N'),
-    );
+    // A PutRequest's key of another type reads as a schema mismatch, not PutItem's `Type mismatch`
+    // (nubo-db/dynamodb-conformance tests/tier3/error-messages/batchWriteItem.test.ts, four regions, 2026).
+    expect(error).toEqual(validation('The provided key element does not match the schema'));
     expect(engine.execute('GetItem', { TableName: 'TableA', Key: { id: { S: 'ok' } } })).toEqual({});
   });
 
@@ -158,11 +158,17 @@ describe('BatchGetItem', () => {
     );
   });
 
-  it('requires at least one table', () => {
+  it('requires at least one table, in the texts of 2026 (docs/dynamodb.md §7.1.1, §7.2.1)', () => {
+    // nubo-db/dynamodb-conformance tests/tier3/error-messages/batchGetItem.test.ts and
+    // batchWriteItem.test.ts: BatchGetItem moved to the newer framework's entry in August 2026,
+    // BatchWriteItem kept its own sentence.
     expect(wireError(() => engine.execute('BatchGetItem', { RequestItems: {} }))).toEqual(
       validation(
-        "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
       ),
+    );
+    expect(wireError(() => engine.execute('BatchWriteItem', { RequestItems: {} }))).toEqual(
+      validation('The requestItems parameter is required for BatchWriteItem'),
     );
   });
 
@@ -182,7 +188,38 @@ describe('BatchGetItem', () => {
       Responses: { TableA: unknown[] };
       UnprocessedKeys: { TableA?: { Keys: unknown[]; ConsistentRead: boolean } };
     };
-    expect(result.Responses.TableA.length).toBe(44);
-    expect(result.UnprocessedKeys.TableA).toEqual({ Keys: [keys[44]], ConsistentRead: true });
+    // 43 items of 390,008 bytes hold 16,770,344 bytes; the 44th would pass 16 MiB, so the read
+    // stops before it (API_BatchGetItem.html: "returns a partial result if the response size limit
+    // is exceeded"; docs/dynamodb.md §7.1.3).
+    expect(result.Responses.TableA.length).toBe(43);
+    expect(result.UnprocessedKeys.TableA).toEqual({ Keys: [keys[43], keys[44]], ConsistentRead: true });
+  });
+
+  it('returns an item that ends one byte under or exactly at 16 MiB, and stops one byte over (docs/dynamodb.md §7.1.3)', () => {
+    // 41 items of 400,000 bytes (a 4-character id, the names `id` and `v`: 7 bytes, then the
+    // value), and a last one that fills 16 MiB exactly: 16,777,216 − 16,400,000 = 377,216 bytes.
+    const write = (id: string, bytes: number) =>
+      engine.execute('PutItem', {
+        TableName: 'TableA',
+        Item: { id: { S: id }, v: { S: 'x'.repeat(bytes - 7) } },
+      });
+    const keys = Array.from({ length: 41 }, (_, i) => ({ id: { S: `f${String(i).padStart(3, '0')}` } }));
+    for (const key of keys) write(key.id.S, 400_000);
+    const last = { id: { S: 'zzzz' } };
+    const read = () =>
+      engine.execute('BatchGetItem', { RequestItems: { TableA: { Keys: [...keys, last] } } }) as {
+        Responses: { TableA: unknown[] };
+        UnprocessedKeys: { TableA?: { Keys: unknown[] } };
+      };
+    write('zzzz', 377_215);
+    expect(read().Responses.TableA).toHaveLength(42);
+    write('zzzz', 377_216);
+    const exact = read();
+    expect(exact.Responses.TableA).toHaveLength(42);
+    expect(exact.UnprocessedKeys).toEqual({});
+    write('zzzz', 377_217);
+    const over = read();
+    expect(over.Responses.TableA).toHaveLength(41);
+    expect(over.UnprocessedKeys.TableA?.Keys).toEqual([last]);
   });
 });

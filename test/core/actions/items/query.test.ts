@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../../core/engine.js';
-import { itemSize } from '../../../../core/model/itemSize.js';
+import { pageSize } from '../../../../core/model/pageSize.js';
 import { validation, wireError } from '../../../helpers/errors.js';
 import { addTable } from '../../../helpers/tables.js';
 
@@ -157,8 +157,17 @@ describe('Query key conditions', () => {
     expect(
       wireError(() => query({ ...base, ExclusiveStartKey: { pk: { S: 'p' }, sk: { S: '1' } } })),
     ).toEqual(validation('The provided key element does not match the schema'));
+    // Another partition, no sort-key condition: outside the boundaries; with a sort-key
+    // condition the predicate is checked first, then the partition (recorded in dynalite's
+    // tests/query.js, docs/dynamodb.md §6.2.5).
     expect(
-      wireError(() => query({ ...base, ExclusiveStartKey: { pk: { S: 'q' }, sk: { N: '9' } } })),
+      wireError(() =>
+        query({
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: values('p'),
+          ExclusiveStartKey: { pk: { S: 'q' }, sk: { N: '9' } },
+        }),
+      ),
     ).toEqual(
       validation('The provided starting key is outside query boundaries based on provided conditions'),
     );
@@ -166,14 +175,17 @@ describe('Query key conditions', () => {
       wireError(() => query({ ...base, ExclusiveStartKey: { pk: { S: 'p' }, sk: { N: '2' } } })),
     ).toEqual(validation('The provided starting key does not match the range key predicate'));
     expect(
-      wireError(() =>
-        query({
-          KeyConditionExpression: 'pk = :pk AND sk = :a',
-          ExpressionAttributeValues: values('p', { ':a': { N: '5' } }),
-          ExclusiveStartKey: { pk: { S: 'p' }, sk: { N: '5' } },
-        }),
-      ),
+      wireError(() => query({ ...base, ExclusiveStartKey: { pk: { S: 'q' }, sk: { N: '9' } } })),
     ).toEqual(validation('The query can return at most one row and cannot be restarted'));
+    // A start key in the queried partition that satisfies an equality is no error: the page
+    // resumes after it (nothing is left).
+    expect(
+      query({
+        KeyConditionExpression: 'pk = :pk AND sk = :a',
+        ExpressionAttributeValues: values('p', { ':a': { N: '5' } }),
+        ExclusiveStartKey: { pk: { S: 'p' }, sk: { N: '5' } },
+      }),
+    ).toMatchObject({ Count: 0, ScannedCount: 0 });
   });
 
   it('applies the Select rules, prefixed in Query (docs/dynamodb.md §6.3.1)', () => {
@@ -211,13 +223,17 @@ describe('Query paging', () => {
     let scanned = 0;
     let pages = 0;
     let start: unknown;
+    // Page sizes, not item sizes (core/model/pageSize.ts, docs/dynamodb.md §6.2.3).
     const sizeOf = (i: number) =>
-      itemSize({
-        pk: { S: 'big' },
-        sk: { N: String(i) },
-        keep: { BOOL: i % 97 === 0 },
-        payload: { S: payload },
-      });
+      pageSize(
+        {
+          pk: { S: 'big' },
+          sk: { N: String(i) },
+          keep: { BOOL: i % 97 === 0 },
+          payload: { S: payload },
+        },
+        'sk',
+      );
     do {
       const page = query({
         KeyConditionExpression: 'pk = :pk',

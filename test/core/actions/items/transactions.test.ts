@@ -88,7 +88,8 @@ describe('TransactWriteItems', () => {
     expect(engine.execute('TransactWriteItems', { TransactItems: actions(100) })).toEqual({});
     for (const n of [0, 101]) {
       const error = wireError(() => engine.execute('TransactWriteItems', { TransactItems: actions(n) }));
-      expect(String(error.message)).toContain("at 'transactItems' failed to satisfy constraint");
+      // The newer framework names the member (eu-west-2 and others, October 2026).
+      expect(String(error.message)).toContain("Value at 'TransactItems' failed to satisfy constraint");
     }
   });
 

@@ -34,12 +34,26 @@ describe('CreateTable table name (docs/dynamodb.md §2.5.2)', () => {
       "The parameter 'TableName' is required but was not present in the request",
     );
   });
-  it.each(['', 'a;', 'a'.repeat(256)])('returns the length message for %j', (name) => {
+  // A name of the wrong length became a constraint-list entry (2026, nubo-db/dynamodb-conformance
+  // tests/tier3/error-messages/createTable.test.ts: "short table name (2 chars)").
+  it('lists a name of 2 characters as a length entry (2026)', () => {
+    const full = {
+      TableName: 'ab',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 },
+    };
     expectValidation(
       engine,
       'CreateTable',
-      { TableName: name },
-      'TableName must be at least 3 characters long and at most 255 characters long',
+      full,
+      "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3",
+    );
+    expectValidation(
+      engine,
+      'CreateTable',
+      { ...full, TableName: 'a'.repeat(256) },
+      `1 validation error detected: Value '${'a'.repeat(256)}' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255`,
     );
   });
   it('lists a bad pattern with the other null members', () => {
@@ -272,6 +286,46 @@ describe('CreateTable billing and throughput (docs/dynamodb.md §3.1.2)', () => 
       'CreateTable',
       hashTable('abc', { OnDemandThroughput: { MaxWriteRequestUnits: 0 } }),
       `${INVALID}Requested MaxWriteRequestUnits for OnDemandThroughput for table is outside of valid range`,
+    );
+  });
+});
+
+describe('CreateTable WarmThroughput (docs/dynamodb.md §3.1.12, unverified: moto 5.2.1 texts)', () => {
+  const warm = (ReadUnitsPerSecond: number, WriteUnitsPerSecond: number) => ({
+    WarmThroughput: { ReadUnitsPerSecond, WriteUnitsPerSecond },
+  });
+  it('takes on demand 12000 reads and 4000 writes a second, and refuses one less', () => {
+    expect(instantEngine().execute('CreateTable', hashTable('abc', warm(12_000, 4_000)))).toBeDefined();
+    expectValidation(
+      instantEngine(),
+      'CreateTable',
+      hashTable('abc', warm(11_999, 4_000)),
+      `${INVALID}Requested ReadUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand`,
+    );
+    expectValidation(
+      instantEngine(),
+      'CreateTable',
+      hashTable('abc', warm(12_000, 3_999)),
+      `${INVALID}Requested WriteUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand`,
+    );
+  });
+  it('takes the provisioned units of a table or index, and refuses one less', () => {
+    const units = { ProvisionedThroughput: { ReadCapacityUnits: 50, WriteCapacityUnits: 20 } };
+    const table = (extra: Record<string, unknown>) => ({ ...rangeTable('abc'), ...units, ...extra });
+    expect(instantEngine().execute('CreateTable', table(warm(50, 20)))).toBeDefined();
+    expectValidation(
+      instantEngine(),
+      'CreateTable',
+      table(warm(49, 20)),
+      `${INVALID}Requested ReadUnitsPerSecond for WarmThroughput for table is lower than ReadCapacityUnits of ProvisionedThroughput`,
+    );
+    expectValidation(
+      instantEngine(),
+      'CreateTable',
+      table({
+        GlobalSecondaryIndexes: [gsi('gsi', keys(['b', 'HASH']), { ...units, ...warm(50, 19) })],
+      }),
+      `${INVALID}Requested WriteUnitsPerSecond for WarmThroughput for index gsi is lower than WriteCapacityUnits of ProvisionedThroughput`,
     );
   });
 });

@@ -112,16 +112,26 @@ describe('TagResource, UntagResource, ListTagsOfResource (docs/dynamodb.md §3.4
     ['ListTagsOfResource', {}],
   ])('%s ARN checks (docs/dynamodb.md §9.6)', (operation, rest) => {
     const engine = taggedEngine();
-    it.each(['I_do_not_exist', 'a:b:c:d:e:f/g', ' '])('says an ARN must start with arn: (%j)', (arn) => {
-      expectValidation(
-        engine,
-        operation,
-        { ResourceArn: arn, ...rest },
-        `One or more parameter values were invalid: ARNs must start with 'arn:': ${arn}`,
-      );
+    // Not shaped like an ARN (six `:` parts, a `/` in the last): IAM refuses it, the empty ARN
+    // as `*` (dynalite's tests/listTagsOfResource.js, recorded in 2017 and again in 2025).
+    it.each(['', 'I_do_not_exist', 'abcd', 'a:b:c:d:e:f', 'a:b:c:d:e/f', ' '])(
+      'answers AccessDeniedException for %j',
+      (arn) => {
+        expect(wireError(() => engine.execute(operation, { ResourceArn: arn, ...rest }))).toEqual({
+          __type: 'com.amazon.coral.service#AccessDeniedException',
+          Message: `User: arn:aws:iam::000000000000:root is not authorized to perform: dynamodb:${operation} on resource: ${arn === '' ? '*' : arn}`,
+        });
+      },
+    );
+    it('answers AccessDeniedException for a table of another account', () => {
+      const arn = 'arn:aws:dynamodb:us-east-1:123456789012:table/tagged';
+      expect(wireError(() => engine.execute(operation, { ResourceArn: arn, ...rest }))).toMatchObject({
+        __type: 'com.amazon.coral.service#AccessDeniedException',
+      });
     });
     it.each([
-      'arn:not/a/good/format',
+      'a:b:c:d:e:f/g',
+      'arn:not:a:good:format:x/y',
       `${arnOf('ab')}`,
       'arn:aws:dynamodb:eu-west-1:000000000000:table/tagged',
     ])('answers Invalid TableArn for %s', (arn) => {
@@ -141,15 +151,18 @@ describe('TagResource, UntagResource, ListTagsOfResource (docs/dynamodb.md §3.4
         `One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: ${arn}`,
       );
     });
-    it.each([`${ARN}x`, 'arn:aws:dynamodb:us-east-1:123456789012:table/tagged'])(
-      'answers ResourceNotFoundException for %s',
-      (arn) => {
-        expect(wireError(() => engine.execute(operation, { ResourceArn: arn, ...rest }))).toEqual({
-          __type: NOT_FOUND,
-          message: `Requested resource not found: ResourcArn: ${arn} not found`,
-        });
-      },
-    );
+    it('answers ResourceNotFoundException for a missing table, naming the ARN but in UntagResource', () => {
+      // "ResourcArn" (sic) in ListTagsOfResource and TagResource; UntagResource answers the plain
+      // text (dynalite's tests and actions, docs/dynamodb.md §3.4.3).
+      const arn = `${ARN}x`;
+      expect(wireError(() => engine.execute(operation, { ResourceArn: arn, ...rest }))).toEqual({
+        __type: NOT_FOUND,
+        message:
+          operation === 'UntagResource'
+            ? 'Requested resource not found'
+            : `Requested resource not found: ResourcArn: ${arn} not found`,
+      });
+    });
   });
 
   it('asks for at least one tag or key', () => {

@@ -325,6 +325,35 @@ describe('UpdateTable Delete and Update (docs/dynamodb.md §3.3.4, §3.3.5)', ()
     expect(table.AttributeDefinitions).toEqual(defs(['a', 'S'], ['b', 'S'], ['x', 'S']));
   });
 
+  it('shows the GSI DELETING until the transient delay ends (eddy serve --create-delay), no longer queryable', async () => {
+    // DescribeTable lists a deleted GSI as DELETING while DynamoDB drops it; reads name it unknown.
+    // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GlobalSecondaryIndexDescription.html
+    const { engine, clock } = slowEngine(1000);
+    schemaDemo(engine);
+    await clock.advance(1000);
+    engine.execute('UpdateTable', {
+      TableName: 'schema-demo',
+      GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: 'gsi' } }],
+    });
+    await clock.advance(500);
+    let table = describeOf(engine, 'schema-demo');
+    expect([table.TableStatus, indexes(table).map((index) => index.IndexStatus)]).toEqual([
+      'UPDATING',
+      ['DELETING'],
+    ]);
+    expect(() =>
+      engine.execute('Query', {
+        TableName: 'schema-demo',
+        IndexName: 'gsi',
+        KeyConditionExpression: 'ix_pk = :v',
+        ExpressionAttributeValues: { ':v': { S: 'x' } },
+      }),
+    ).toThrow('The table does not have the specified index: gsi');
+    await clock.advance(500);
+    table = describeOf(engine, 'schema-demo');
+    expect([table.TableStatus, table.GlobalSecondaryIndexes]).toEqual(['ACTIVE', undefined]);
+  });
+
   it('answers ResourceNotFoundException for an unknown GSI and ValidationException for an LSI', () => {
     const engine = lsiAndGsi();
     for (const action of ['Delete', 'Update'] as const) {
