@@ -219,8 +219,8 @@ export class CapacityGovernor {
     const kind = this.faults.take(table.name);
     this.refresh();
     if (kind === undefined) return undefined;
-    this.metrics.throttled(table.arn, table.name, undefined, access, this.clock.now());
     if (kind === 'InternalServerError') return new InternalServerError('Internal server error');
+    this.metrics.throttled(table.arn, table.name, undefined, access, this.clock.now());
     return throttleError([injectedThrottle(table, access)]);
   }
 
