@@ -21,6 +21,7 @@ const benches: { file: string; title: string }[] = [
   { file: 'persistence', title: 'persistence' },
   { file: 'backup', title: 'backups, exports, imports, PITR' },
   { file: 'console', title: 'the event-flow console' },
+  { file: 'capacity', title: 'capacity enforcement' },
   { file: 'startup', title: 'startup (the installed package)' },
 ];
 

@@ -122,7 +122,8 @@ export class VirtualClock implements Clock {
       await flushMicrotasks();
       await settle();
     }
-    this.current = target;
+    // Never backwards: work run in between (an SDK retry's backoff) may have advanced it further.
+    this.current = Math.max(this.current, target);
     await settle();
   }
 

@@ -18,6 +18,7 @@ import type { ActionContext, OperationDefinition, RequestContext } from './opera
 import { Region } from './store/region.js';
 import type { StoredItem } from './store/storedItem.js';
 import type { Table } from './store/table.js';
+import { CapacityGovernor, type CapacityOptions } from './throttling/capacityGovernor.js';
 import { deserialize } from './validations/deserialize.js';
 import type { ExtractedKey } from './validations/keys.js';
 import { collectConstraintErrors, type Shape, throwConstraintErrors } from './validations/shape.js';
@@ -48,6 +49,8 @@ export interface EngineOptions {
    * documented; about 30 minutes was observed: docs/streams-and-lambda.md §5.4).
    */
   ttlChangeLockoutMs?: number;
+  /** Capacity enforcement (docs/capacity.md): off by default. */
+  capacity?: CapacityOptions;
 }
 
 export type TableChangeKind = 'created' | 'updated' | 'deleted';
@@ -104,6 +107,9 @@ export class Engine {
   private commitCounter = 0;
   /** Secondary index upkeep (local indexes in the commit; global ones per `globalIndexes`). */
   readonly indexes: IndexMaintenance;
+  /** The capacity model: throttling when enforced, injected faults (docs/capacity.md). */
+  readonly capacity: CapacityGovernor;
+  private readonly capacityOptions: CapacityOptions | undefined;
   private readonly settlers = new Set<() => Promise<void>>();
   private readonly tableListeners = new Set<TableChangeListener>();
   /** Backups, point-in-time recovery, exports and imports (docs/backups.md). */
@@ -118,6 +124,12 @@ export class Engine {
     this.onInternalError = options.onInternalError ?? (() => {});
     this.indexes = new IndexMaintenance(options.globalIndexes ?? 'synchronous');
     this.dataProtection = new DataProtection(this);
+    this.capacityOptions = options.capacity;
+    this.capacity = new CapacityGovernor(this.clock, options.capacity);
+    // Capacity changes apply from the moment UpdateTable applies them (docs/capacity.md §2.1).
+    this.tableListeners.add(({ table }) => {
+      if (this.capacity.active) this.capacity.tableChanged(table);
+    });
   }
 
   /**
@@ -189,6 +201,7 @@ export class Engine {
     this.lastRegion = undefined;
     this.unkeptRegion = undefined;
     this.lastActionContext = undefined;
+    this.capacity.reset(this.capacityOptions);
   }
 
   /** Every region that holds (or held) something. */

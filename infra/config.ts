@@ -1,4 +1,6 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import type { CapacityOptions } from '../core/throttling/capacityGovernor.js';
+import type { FaultKind } from '../core/throttling/faults.js';
 
 /**
  * A table eddy creates at start: a CreateTable request (wire shape, as in the AWS docs) plus,
@@ -196,6 +198,18 @@ export interface EddyConfig {
   readonly archive?: ArchiveConfig;
   /** Where on-failure destinations keep their records (JSON lines), relative to the config. */
   readonly destinationsDirectory?: string;
+  /** Capacity enforcement and injected faults (docs/capacity.md): off by default. */
+  readonly capacity?: CapacityConfig;
+}
+
+/** The config's `capacity` block: how capacity is enforced, and faults injected at start. */
+export interface CapacityConfig extends CapacityOptions {
+  /** The next `times` requests on `table` are throttled or fail with InternalServerError. */
+  readonly faults?: readonly {
+    readonly table: string;
+    readonly fault: FaultKind;
+    readonly times?: number;
+  }[];
 }
 
 /**

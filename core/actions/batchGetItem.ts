@@ -9,6 +9,7 @@ import {
   validateBatchGetItem,
 } from '../validations/batchGetItem.js';
 import { encodeKey } from '../validations/keys.js';
+import { BatchThrottling } from './shared/batchThrottling.js';
 import { checkKeyPathsAreScalar } from './shared/keyPaths.js';
 
 /**
@@ -36,6 +37,7 @@ export const batchGetItem = defineOperation({
     const capacity: ConsumedCapacity[] = [];
     let responseBytes = 0;
     let full = false;
+    const throttling = new BatchThrottling(context.engine.capacity);
     requests.forEach(([name, request], tableIndex) => {
       const table = tables[tableIndex]!;
       const projection = prepared.projections.get(name);
@@ -55,7 +57,13 @@ export const batchGetItem = defineOperation({
           unprocessed[name].Keys.push(keyInput);
           continue;
         }
-        units += readUnits(stored?.size ?? 0, request.ConsistentRead === true);
+        const keyUnits = readUnits(stored?.size ?? 0, request.ConsistentRead === true);
+        if (throttling.throttlesRead(table, keyUnits, key.hashKey)) {
+          unprocessed[name] ??= { ...request, Keys: [] };
+          unprocessed[name].Keys.push(keyInput);
+          continue;
+        }
+        units += keyUnits;
         if (stored === undefined) continue;
         responseBytes += stored.size;
         items.push(projection ? projection.apply(stored.decode()) : stored);
@@ -63,6 +71,7 @@ export const batchGetItem = defineOperation({
       const consumed = consumedCapacity(input.ReturnConsumedCapacity, name, units);
       if (consumed) capacity.push(consumed);
     });
+    throttling.throwIfNothingProcessed();
     const output: Record<string, unknown> = { Responses: responses, UnprocessedKeys: unprocessed };
     if (input.ReturnConsumedCapacity !== undefined && input.ReturnConsumedCapacity !== 'NONE') {
       output.ConsumedCapacity = capacity;

@@ -10,8 +10,10 @@ import {
   batchWriteItemShape,
   type PreparedBatchWrite,
   validateBatchWriteItem,
+  type WriteRequest,
 } from '../validations/batchWriteItem.js';
 import { checkIndexKeys, extractItemKey, extractKey } from '../validations/keys.js';
+import { BatchThrottling } from './shared/batchThrottling.js';
 import { itemCollectionMetrics } from './shared/writeSupport.js';
 
 /**
@@ -25,7 +27,7 @@ export const batchWriteItem = defineOperation({
   validate: validateBatchWriteItem,
   execute(context, input: BatchWriteItemInput, prepared: PreparedBatchWrite) {
     const { engine, region } = context;
-    const planned: { table: Table; write: ItemWrite }[] = [];
+    const planned: { table: Table; write: ItemWrite; request: WriteRequest }[] = [];
     // Answers name each table as the request did: by name or by ARN (docs/table-arns.md).
     const sentNames = new Map<Table, string>();
     for (const [name, requests] of Object.entries(input.RequestItems)) {
@@ -48,14 +50,22 @@ export const batchWriteItem = defineOperation({
         planned.push({
           table,
           write: { key, previous: undefined, next, nextItem: request.PutRequest?.Item },
+          request,
         });
       }
     }
     const capacity = new Map<Table, number>();
     const metrics: Record<string, unknown[]> = {};
-    for (const { table, write } of planned) {
-      const previous = table.items.get(write.key.hashKey, write.key.rangeKey);
-      engine.commit(region, table, [{ ...write, previous }]);
+    const unprocessed: Record<string, WriteRequest[]> = {};
+    const throttling = new BatchThrottling(engine.capacity);
+    for (const { table, write: plannedWrite, request } of planned) {
+      const previous = table.items.get(plannedWrite.key.hashKey, plannedWrite.key.rangeKey);
+      const write = { ...plannedWrite, previous };
+      if (throttling.throttlesWrite(engine, table, write)) {
+        (unprocessed[sentNames.get(table)!] ??= []).push(request);
+        continue;
+      }
+      engine.commit(region, table, [write]);
       capacity.set(
         table,
         (capacity.get(table) ?? 0) + writeUnits(Math.max(previous?.size ?? 0, write.next?.size ?? 0)),
@@ -68,7 +78,8 @@ export const batchWriteItem = defineOperation({
       );
       if (collection) (metrics[sentNames.get(table)!] ??= []).push(collection);
     }
-    const output: Record<string, unknown> = { UnprocessedItems: {} };
+    throttling.throwIfNothingProcessed();
+    const output: Record<string, unknown> = { UnprocessedItems: unprocessed };
     if (input.ReturnConsumedCapacity !== undefined && input.ReturnConsumedCapacity !== 'NONE') {
       const consumed: ConsumedCapacity[] = [];
       for (const [table, units] of capacity)

@@ -8,6 +8,7 @@ import {
   validateDeleteItem,
 } from '../validations/deleteItem.js';
 import { extractKey } from '../validations/keys.js';
+import { chargeWrite } from './shared/capacityCharge.js';
 import { checkConditionOnStored, singleWriteOutput } from './shared/writeSupport.js';
 
 /**
@@ -33,6 +34,7 @@ export const deleteItem = defineOperation({
   execute(context, input: DeleteItemInput, prepared: PreparedDelete) {
     const table = context.engine.dataPlaneTable(context.region, input.TableName);
     const write = planDelete(table, input, prepared);
+    chargeWrite(context.engine, table, write);
     context.engine.commit(context.region, table, [write]);
     const attributes = input.ReturnValues === 'ALL_OLD' ? write.previous : undefined;
     return singleWriteOutput(context.engine, table, write, input, attributes);

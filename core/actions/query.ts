@@ -66,6 +66,7 @@ export const query = defineOperation({
       input,
       prepared,
       partitionEntries(target, partition, range, forward, after, fetchFromTable),
+      { governor: context.engine.capacity, hashKey: range.hashKey },
     );
   },
 });

@@ -68,6 +68,7 @@ export const scan = defineOperation({
       input,
       prepared,
       scanEntries(target, { after, fromScanKey, endScanKey }, fetchFromTable),
+      { governor: context.engine.capacity },
     );
   },
 });

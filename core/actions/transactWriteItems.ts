@@ -22,6 +22,7 @@ import {
   transactWriteItemsShape,
   validateTransactWriteItems,
 } from '../validations/transactWriteItems.js';
+import { writeCharge } from './shared/capacityCharge.js';
 import { checkUpdateTargets } from './shared/keyPaths.js';
 import { itemCollectionMetrics } from './shared/writeSupport.js';
 import { planUpdate } from './updateItem.js';
@@ -104,6 +105,16 @@ export const transactWriteItems = defineOperation({
       }
     }
     if (cancelled) throw new TransactionCanceledException(reasons);
+    // Throttled as a whole, at double the units (docs/capacity.md §5).
+    if (engine.capacity.active)
+      engine.capacity.transaction(
+        planned.map(({ table, write, units }) => ({
+          table,
+          charge: write
+            ? { access: 'Write' as const, charge: writeCharge(engine, table, write, 2) }
+            : { access: 'Read' as const, charge: { units } },
+        })),
+      );
 
     engine.commitAcross(
       region,

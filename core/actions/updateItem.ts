@@ -13,6 +13,7 @@ import {
   updateItemShape,
   validateUpdateItem,
 } from '../validations/updateItem.js';
+import { chargeWrite } from './shared/capacityCharge.js';
 import { checkUpdateTargets } from './shared/keyPaths.js';
 import { checkCondition, singleWriteOutput } from './shared/writeSupport.js';
 
@@ -135,6 +136,7 @@ export const updateItem = defineOperation({
     const table = context.engine.dataPlaneTable(context.region, input.TableName);
     const planned = planUpdate(table, input, prepared);
     const { write } = planned;
+    chargeWrite(context.engine, table, write);
     context.engine.commit(context.region, table, [write]);
     return singleWriteOutput(context.engine, table, write, input, returnedAttributes(input, planned));
   },

@@ -76,9 +76,28 @@ export class AccessDeniedException extends DynamoDbError {
   override readonly messageKey = 'Message';
 }
 
+/**
+ * One entry of a throttling exception's reasons: `<Table|Index><Read|Write><limit>` and the ARN of
+ * the table or index (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html).
+ */
+export interface ThrottlingReason {
+  reason: string;
+  resource: string;
+}
+
 export class ThrottlingException extends DynamoDbError {
   override readonly name = 'ThrottlingException';
   readonly prefix = ErrorPrefix.availability;
+  /** Spelled `throttlingReasons` on this exception (botocore's service-2.json shape). */
+  constructor(
+    message?: string,
+    readonly throttlingReasons?: ThrottlingReason[],
+  ) {
+    super(message);
+  }
+  override extraMembers(): Record<string, unknown> {
+    return this.throttlingReasons ? { throttlingReasons: this.throttlingReasons } : {};
+  }
 }
 
 export class ResourceNotFoundException extends DynamoDbError {
@@ -108,6 +127,16 @@ export class LimitExceededException extends DynamoDbError {
 export class ProvisionedThroughputExceededException extends DynamoDbError {
   override readonly name = 'ProvisionedThroughputExceededException';
   readonly prefix = ErrorPrefix.dynamodb;
+  /** Spelled `ThrottlingReasons` on this exception (botocore's service-2.json shape). */
+  constructor(
+    message?: string,
+    readonly throttlingReasons?: ThrottlingReason[],
+  ) {
+    super(message);
+  }
+  override extraMembers(): Record<string, unknown> {
+    return this.throttlingReasons ? { ThrottlingReasons: this.throttlingReasons } : {};
+  }
 }
 
 export class ConditionalCheckFailedException extends DynamoDbError {

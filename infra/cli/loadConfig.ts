@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseDuration } from '../../core/clock.js';
+import { checkCapacityConfig } from '../capacity/capacityConfig.js';
 import type { EddyConfig } from '../config.js';
 import { parseCorsSetting } from '../host/cors.js';
 import { isRegionName } from '../host/regionName.js';
@@ -39,6 +40,7 @@ const CONFIG_KEYS = [
   'streams',
   'archive',
   'destinationsDirectory',
+  'capacity',
 ];
 const SERVER_KEYS = [
   'port',
@@ -117,6 +119,7 @@ export function checkConfig(value: unknown, file: string): EddyConfig {
   if (!isPlainObject(value)) return fail('', 'the config must be an object');
   checkKnownKeys(value, CONFIG_KEYS, '', fail);
   if (value.server !== undefined) checkServer(value.server, fail);
+  if (value.capacity !== undefined) checkCapacityConfig(value.capacity, fail);
   if (value.tables !== undefined) {
     if (!Array.isArray(value.tables)) fail('tables', 'must be an array of CreateTable requests');
     const names = new Set<string>();

@@ -32,6 +32,7 @@ import {
 } from './commands/stackOptions.js';
 import { addSynthCommand } from './commands/synth.js';
 import { addExportCommand, addImportCommand } from './commands/transfer.js';
+import { addTablesCommand } from './commands/tables.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
 import { type RunningEddy, serve } from './serve.js';
 
@@ -83,6 +84,8 @@ when --config is not given):
              settings } } or { schedule: { rate: '5m' | 'rate(5 minutes)' } }.
   archive:   { tables: [...], sink: { type: 'files', directory } | { type: 's3', bucket, ... } }:
              TTL deletions of those tables, archived by the archiver.
+  capacity:  { mode: 'enforce', tables?: [...], burstSeconds?, faults?: [{ table, fault, times }] }:
+             throttling as DynamoDB does it, and injected faults (docs/capacity.md).
   ttl, globalIndexes, streams, destinationsDirectory: settings of the built-in functions.
   Command-line flags win over the file.
 
@@ -203,6 +206,11 @@ export function createProgram(io: CliIo): Command {
       '--accept-data-loss',
       'with --data-dir: start even if the log lost written records, with what is left (see `eddy data check`)',
     )
+    .option(
+      '--capacity <mode>',
+      'enforce: throttle as DynamoDB does past provisioned or on-demand capacity (docs/capacity.md); off (default)',
+      parseCapacityMode,
+    )
     .addHelpText('after', CONFIG_HELP)
     .action(async (options: Record<string, unknown>) => {
       if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined)) {
@@ -258,6 +266,7 @@ export function createProgram(io: CliIo): Command {
   addBackupCommand(program, io);
   addExportCommand(program, io);
   addImportCommand(program, io);
+  addTablesCommand(program, io);
 
   // serve is the default command, so `eddy serv --port 0` would reach it with `serv` as an
   // argument (or fail first on an option serve does not know): it is an unknown command.
@@ -314,6 +323,11 @@ function parseDurability(value: string): Durability {
   if (!(DURABILITY_MODES as readonly string[]).includes(value))
     throw new InvalidArgumentError(`must be one of ${DURABILITY_MODES.join(', ')}.`);
   return value as Durability;
+}
+
+function parseCapacityMode(value: string): 'enforce' | 'off' {
+  if (value !== 'enforce' && value !== 'off') throw new InvalidArgumentError('must be enforce or off.');
+  return value;
 }
 
 function parseRegion(value: string): string {

@@ -63,6 +63,8 @@ export interface ServeOptions extends FormatCliOptions {
   readonly watch?: boolean;
   /** `false` (`--no-console`): no event-flow console at /_eddy/console. */
   readonly console?: boolean;
+  /** `--capacity enforce`: throttle as DynamoDB does (docs/capacity.md); wins over the config. */
+  readonly capacity?: 'enforce' | 'off';
 }
 
 /** A running `eddy serve`. */
@@ -137,6 +139,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       onBackfill: (progress) => io.print(`gsi-maintainer | ${describeBackfill(progress)}`),
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
       ...bucketsOptions(options, io.cwd),
+      ...(options.capacity === undefined ? {} : { capacity: { mode: options.capacity } }),
     });
   } catch (error) {
     if (definition !== undefined && error instanceof TableSetupError)

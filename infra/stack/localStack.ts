@@ -7,6 +7,8 @@ import { MappingManager } from '../../streams/mapping/index.js';
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
 import { attachBuckets, BackupStore } from '../backups/index.js';
 import { bindingsOf, type FunctionBinding } from '../bindings.js';
+import { capacityOptions, injectConfiguredFaults } from '../capacity/capacityConfig.js';
+import { capacityMetricsService } from '../capacity/metricsService.js';
 import type { EddyConfig } from '../config.js';
 import { CONSOLE_PATH, type ConsoleService, consoleService } from '../console/index.js';
 import { stackConsoleSources } from '../console/stackSources.js';
@@ -132,7 +134,9 @@ export class LocalStack {
       globalIndexes: 'external',
       transientStatusDelayMs: options.transientStatusDelayMs ?? 0,
       onInternalError,
+      capacity: { ...capacityOptions(config.capacity), ...options.capacity },
     });
+    injectConfiguredFaults(engine, config.capacity);
     // The change log attaches before any table exists: it sees every write.
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
     // Backups and PITR histories load first: the log's replay adds to the histories.
@@ -275,6 +279,7 @@ export class LocalStack {
     this.streamBindings.reset();
     this.lambdaApi.reset();
     this.engine.reset();
+    injectConfiguredFaults(this.engine, this.config.capacity);
     this.streams.changeLog.reset();
     this.functions.reset();
     this.destinations.clear();
@@ -370,6 +375,7 @@ export class LocalStack {
       this.requestPipeline.registerService(this.streams.protocol);
       this.requestPipeline.registerRestService(lambdaService(this.lambdaApi));
       this.requestPipeline.registerRestService(lambdaReadService(this.lambdaApi));
+      this.requestPipeline.registerRestService(capacityMetricsService(this.engine));
     }
     return this.requestPipeline;
   }
@@ -401,6 +407,7 @@ export class LocalStack {
     this.server.registerService(this.streams.protocol);
     this.server.registerRestService(lambdaService(this.lambdaApi));
     this.server.registerRestService(lambdaReadService(this.lambdaApi));
+    this.server.registerRestService(capacityMetricsService(this.engine));
     const address = await this.server.listen();
     const server = this.server;
     this.closers.push(() => server.close());

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { BucketsOptions } from '../backups/index.js';
+import type { CapacityOptions } from '../../core/throttling/capacityGovernor.js';
 import type { BackfillProgress } from '../functions/gsiMaintainer.js';
 import type { Logger } from '../host/logger.js';
 import type { Durability } from '../persistence/index.js';
@@ -57,6 +58,11 @@ export interface StackOptions {
   readonly buckets?: BucketsOptions;
   /** Where handlers with build settings are bundled (default `<baseDirectory>/.eddy/build`). */
   readonly buildDirectory?: string;
+  /**
+   * Capacity enforcement (docs/capacity.md), over the config's `capacity` block: `eddy serve
+   * --capacity enforce` sets the mode, the test kit may name tables.
+   */
+  readonly capacity?: CapacityOptions;
 }
 
 export interface DataDirOptions {

@@ -7,12 +7,13 @@ import type { InvocationRecord } from '../../streams/mapping/index.js';
 import { BindingError } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import type { InvocationLogEntry } from '../functions/invocationLog.js';
-import { loadLocalClientModules } from '../host/localClient.js';
+import { createLocalClient, loadLocalClientModules } from '../host/localClient.js';
 import { createHostLogger, type Logger } from '../host/logger.js';
 import { TableSetupError } from '../host/provision.js';
 import { createLocalLambdaClient } from '../lambda-api/localClient.js';
 import { LocalStack, type StackOptions } from '../stack/localStack.js';
 import { loadStack, type StackDefinition } from '../stack/sources/index.js';
+import { virtualClockRetries } from './virtualRetries.js';
 
 // The SDK (`@aws-sdk/lib-dynamodb` and the client under it) loads with the test kit, not in the
 // first test. With `require`: Node resolves the SDK's packages to their CommonJS builds either
@@ -64,7 +65,11 @@ export class TestStack {
     /** Where virtual time started, and where `reset` rewinds it to. */
     readonly startedAt: number = clock.now(),
   ) {
-    this.client = stack.client();
+    // The SDK's retries back off on the virtual clock (a throttled call retries at test speed).
+    this.client = createLocalClient({
+      pipeline: stack.pipeline(),
+      client: { retryStrategy: virtualClockRetries(clock) },
+    });
     this.documentClient = DocumentClient.from(this.client);
   }
 
@@ -115,9 +120,42 @@ export class TestStack {
     return records;
   }
 
-  /** Fault injection: the next `times` invocations of a function fail (the handler does not run). */
-  failNext(functionName: string, times = 1, message?: string): void {
-    this.localFunction(functionName).failNext(times, message);
+  /**
+   * Fault injection. `failNext('onVote', 2)`: the next 2 invocations of a function fail (the
+   * handler does not run). `failNext('Orders', 'InternalServerError', 2)`: the next 2 requests on
+   * a table answer InternalServerError (HTTP 500), as the SDK retries it (docs/capacity.md §6).
+   */
+  failNext(functionName: string, times?: number, message?: string): void;
+  failNext(tableName: string, fault: 'InternalServerError', times?: number): void;
+  failNext(name: string, second?: number | 'InternalServerError', third?: number | string): void {
+    if (second === 'InternalServerError') {
+      this.engine.capacity.injectFault(name, 'InternalServerError', typeof third === 'number' ? third : 1);
+      return;
+    }
+    this.localFunction(name).failNext(second ?? 1, typeof third === 'string' ? third : undefined);
+  }
+
+  /**
+   * Fault injection: the next `times` requests on a table are throttled, as its billing mode
+   * throttles (ProvisionedThroughputExceededException or ThrottlingException, with
+   * ThrottlingReasons), whether or not capacity is enforced (docs/capacity.md §6). Items of a
+   * batch count one each and come back unprocessed.
+   */
+  throttleNext(tableName: string, times = 1): void {
+    this.engine.capacity.injectFault(tableName, 'throttle', times);
+  }
+
+  /**
+   * Enforces capacity on these tables (none named: every table) until `reset`, as
+   * `eddy serve --capacity enforce` does (docs/capacity.md).
+   */
+  enforceCapacity(...tableNames: string[]): void {
+    this.engine.capacity.enforce(tableNames.length === 0 ? undefined : tableNames);
+  }
+
+  /** Consumed units and throttle events per table and GSI, CloudWatch-style (docs/capacity.md §7). */
+  capacityMetrics() {
+    return this.engine.capacity.metrics.snapshot(this.clock.now());
   }
 
   /** Fault injection: the next `times` events reach the function twice (at-least-once delivery). */
@@ -255,5 +293,6 @@ export async function startStack(
   return testStack;
 }
 
-export type { EddyConfig } from '../config.js';
+export type { CapacityConfig, EddyConfig } from '../config.js';
 export { defineConfig } from '../config.js';
+export { type VirtualRetryOptions, virtualClockRetries } from './virtualRetries.js';

@@ -2,6 +2,7 @@ import { consumedCapacity, READ_UNIT_BYTES, type ReturnConsumedCapacity } from '
 import type { ConditionExpression, ProjectionPlan } from '../../expressions/index.js';
 import type { AttributeMap, Item } from '../../model/attributeValue.js';
 import type { StoredItem } from '../../store/storedItem.js';
+import type { CapacityGovernor } from '../../throttling/capacityGovernor.js';
 import type { PreparedReadRequest } from '../../validations/readRequest.js';
 import type { ReadTarget } from './readTarget.js';
 import { withOptional } from './writeSupport.js';
@@ -105,6 +106,11 @@ export function readPage(entries: Iterable<PageEntry>, options: PageOptions): Pa
   return { items, count, scannedCount, lastEvaluatedKey, bytesRead, bytesFetched };
 }
 
+/** A page's read units: its bytes rounded up to 4 KB once, halved when eventual (docs/dynamodb.md §4.3.3). */
+export function pageUnits(bytesRead: number, consistentRead: boolean): number {
+  return Math.max(1, Math.ceil(bytesRead / READ_UNIT_BYTES)) * (consistentRead ? 1 : 0.5);
+}
+
 /**
  * Query/Scan capacity: the page's bytes rounded up to 4 KB once, halved when eventual
  * (docs/dynamodb.md §4.3.3).
@@ -117,7 +123,7 @@ export function pageCapacity(
   indexName?: { name: string; kind: 'GSI' | 'LSI' },
   bytesFetched = 0,
 ) {
-  const units = Math.max(1, Math.ceil(bytesRead / READ_UNIT_BYTES)) * (consistentRead ? 1 : 0.5);
+  const units = pageUnits(bytesRead, consistentRead);
   if (indexName === undefined) return consumedCapacity(mode, tableName, units);
   // An index read charges the index; the table's share is 0 (docs/dynamodb.md §4.3.3), but for
   // the items an LSI read fetched from it, rounded up on their own (docs/dynamodb.md §4.3.6).
@@ -153,6 +159,7 @@ export function answerPage(
   input: { Limit?: number; ConsistentRead?: boolean; ReturnConsumedCapacity?: ReturnConsumedCapacity },
   prepared: PreparedReadRequest,
   entries: Iterable<PageEntry>,
+  capacity?: { readonly governor: CapacityGovernor; readonly hashKey?: string },
 ): Record<string, unknown> {
   const countOnly = prepared.select === 'COUNT';
   const page = readPage(entries, {
@@ -161,6 +168,13 @@ export function answerPage(
     projection: prepared.projection,
     countOnly,
   });
+  // Reads are charged once their size is known; a throttled page is answered by the exception.
+  if (capacity?.governor.active)
+    capacity.governor.read(target.table, {
+      units: pageUnits(page.bytesRead, input.ConsistentRead === true),
+      index: target.index,
+      hashKey: capacity.hashKey,
+    });
   const { index } = target;
   return withOptional(
     pageOutput(page, countOnly),

@@ -1,0 +1,121 @@
+/**
+ * The cost of capacity enforcement (issue #26 figure): PutItem and GetItem throughput in process
+ * with `capacity: { mode: 'enforce' }` next to the same run with capacity off, while capacity is
+ * not exhausted (docs/capacity.md §9). Target: enforcement costs ≤ 10 % of PutItem throughput,
+ * i.e. a ratio ≥ 0.90. Each figure is the best of five rounds, off and on interleaved (the machine is shared).
+ *
+ * Tables: provisioned with 10,000,000 WCU/RCU (never short), and on-demand on a virtual clock
+ * moved 1 ms per request over 100,000 distinct keys (1,000 requests a second, far under its
+ * limits), the clock step paid by both runs alike.
+ *
+ * Run: npm run bench -- capacity
+ */
+import { VirtualClock } from '../core/clock.js';
+import { Engine } from '../core/engine.js';
+import { customerItem } from './fixtures.js';
+import { formatRate, printTable, type Row } from './support.js';
+
+const OPERATIONS = 100_000;
+const ROUNDS = 5;
+const TABLE = 'BenchCapacity';
+
+type Billing = 'PROVISIONED' | 'PAY_PER_REQUEST';
+
+function engineWith(enforce: boolean, billing: Billing): { engine: Engine; clock: VirtualClock } {
+  const clock = new VirtualClock();
+  const engine = new Engine({ clock, ...(enforce ? { capacity: { mode: 'enforce' as const } } : {}) });
+  engine.execute('CreateTable', {
+    TableName: TABLE,
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    ...(billing === 'PROVISIONED'
+      ? { ProvisionedThroughput: { ReadCapacityUnits: 10_000_000, WriteCapacityUnits: 10_000_000 } }
+      : { BillingMode: 'PAY_PER_REQUEST' }),
+  });
+  return { engine, clock };
+}
+
+const items = Array.from({ length: OPERATIONS }, (_, i) => customerItem(i));
+const putInputs = items.map((Item) => ({ TableName: TABLE, Item }));
+const getInputs = items.map((item) => ({ TableName: TABLE, Key: { pk: item.pk } }));
+const CHUNK = 5_000;
+
+interface Subject {
+  readonly engine: Engine;
+  readonly clock: VirtualClock;
+  /** Seconds spent in PutItem and GetItem. */
+  put: number;
+  get: number;
+}
+
+/** Runs `operation` over inputs [from, from + CHUNK); returns the seconds it took. */
+function timed(subject: Subject, step: boolean, from: number, operation: 'PutItem' | 'GetItem'): number {
+  const inputs = operation === 'PutItem' ? putInputs : getInputs;
+  const start = process.hrtime.bigint();
+  for (let i = from; i < from + CHUNK; i++) {
+    if (step) subject.clock.set(subject.clock.now() + 1);
+    subject.engine.executeRaw(operation, inputs[i]);
+  }
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+/**
+ * Capacity off and on, in alternating chunks of 5,000 requests on two engines, so both meet the
+ * same moments of a shared machine's load; a round's rate is requests ÷ its summed time.
+ */
+function round(billing: Billing): { off: Subject; on: Subject } {
+  const make = (enforce: boolean): Subject => ({ ...engineWith(enforce, billing), put: 0, get: 0 });
+  const off = make(false);
+  const on = make(true);
+  const step = billing === 'PAY_PER_REQUEST';
+  for (const operation of ['PutItem', 'GetItem'] as const) {
+    for (let from = 0; from < OPERATIONS; from += CHUNK) {
+      const order = (from / CHUNK) % 2 === 0 ? [off, on] : [on, off];
+      for (const subject of order) {
+        const seconds = timed(subject, step, from, operation);
+        if (operation === 'PutItem') subject.put += seconds;
+        else subject.get += seconds;
+      }
+    }
+  }
+  const throttled = on.engine.capacity.metrics
+    .snapshot(on.clock.now())
+    .reduce((sum, figures) => sum + figures.readThrottleEvents + figures.writeThrottleEvents, 0);
+  if (throttled > 0) throw new Error(`the bench was throttled ${throttled} times: capacity must not run out`);
+  return { off, on };
+}
+
+export async function run(): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const billing of ['PROVISIONED', 'PAY_PER_REQUEST'] as const) {
+    round(billing); // warm-up
+    const best = { off: { put: 0, get: 0 }, on: { put: 0, get: 0 } };
+    for (let index = 0; index < ROUNDS; index++) {
+      const { off, on } = round(billing);
+      best.off.put = Math.max(best.off.put, OPERATIONS / off.put);
+      best.off.get = Math.max(best.off.get, OPERATIONS / off.get);
+      best.on.put = Math.max(best.on.put, OPERATIONS / on.put);
+      best.on.get = Math.max(best.on.get, OPERATIONS / on.get);
+    }
+    const label = billing === 'PROVISIONED' ? 'provisioned' : 'on-demand';
+    rows.push(
+      {
+        name: `PutItem, ${label}, enforced`,
+        value: formatRate(best.on.put),
+        baseline: `${formatRate(best.off.put)} off`,
+        ratio: best.on.put / best.off.put,
+        target: '≥ 0.90×',
+      },
+      {
+        name: `GetItem, ${label}, enforced`,
+        value: formatRate(best.on.get),
+        baseline: `${formatRate(best.off.get)} off`,
+        ratio: best.on.get / best.off.get,
+      },
+    );
+  }
+  printTable('Capacity enforcement (in process, capacity not exhausted)', rows);
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
