@@ -18,6 +18,7 @@ const benches: { file: string; title: string }[] = [
   { file: 'archive', title: 'archival' },
   { file: 'gsi', title: 'global secondary indexes' },
   { file: 'persistence', title: 'persistence' },
+  { file: 'backup', title: 'backups, exports, imports, PITR' },
   { file: 'startup', title: 'startup (the installed package)' },
 ];
 

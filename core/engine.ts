@@ -1,4 +1,5 @@
 import { operations } from './actions/index.js';
+import { DataProtection } from './backups/dataProtection.js';
 import { ChangeEvent, type ChangeListener, type ServiceIdentity } from './changeEvent.js';
 import { type Clock, SystemClock } from './clock.js';
 import {
@@ -104,6 +105,8 @@ export class Engine {
   readonly indexes: IndexMaintenance;
   private readonly settlers = new Set<() => Promise<void>>();
   private readonly tableListeners = new Set<TableChangeListener>();
+  /** Backups, point-in-time recovery, exports and imports (docs/backups.md). */
+  readonly dataProtection: DataProtection;
 
   constructor(options: EngineOptions = {}) {
     this.clock = options.clock ?? new SystemClock();
@@ -113,6 +116,7 @@ export class Engine {
     this.ttlChangeLockoutMs = options.ttlChangeLockoutMs ?? 3_600_000;
     this.onInternalError = options.onInternalError ?? (() => {});
     this.indexes = new IndexMaintenance(options.globalIndexes ?? 'synchronous');
+    this.dataProtection = new DataProtection(this);
   }
 
   /**
@@ -180,6 +184,7 @@ export class Engine {
    */
   reset(): void {
     this.regions.clear();
+    this.dataProtection.reset();
     this.lastRegion = undefined;
     this.unkeptRegion = undefined;
     this.lastActionContext = undefined;

@@ -3,6 +3,8 @@ import { batchExecuteStatement } from './batchExecuteStatement.js';
 import { batchGetItem } from './batchGetItem.js';
 import { batchWriteItem } from './batchWriteItem.js';
 import { createTable } from './createTable.js';
+// Backups, PITR, exports and imports (docs/backups.md).
+import { dataProtectionOperations } from './dataProtectionOperations.js';
 import { deleteItem } from './deleteItem.js';
 import { deleteTable } from './deleteTable.js';
 import { describeLimits } from './describeLimits.js';
@@ -54,6 +56,7 @@ const definitions: OperationDefinition<any, any, any>[] = [
   updateTable,
   describeTimeToLive,
   updateTimeToLive,
+  ...dataProtectionOperations,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.

@@ -1,3 +1,4 @@
+import { restoreSummaryOf } from '../backups/restoreSummary.js';
 import { indexSizeBytes } from '../indexes/projection.js';
 import type {
   OnDemandThroughputState,
@@ -159,6 +160,8 @@ export function describeTable(table: Table): Record<string, unknown> {
       globalIndexDescription,
     );
   streamMembers(table, description);
+  const restoreSummary = restoreSummaryOf(table);
+  if (restoreSummary !== undefined) description.RestoreSummary = restoreSummary;
   if (table.sse !== undefined) {
     description.SSEDescription = {
       Status: 'ENABLED',

@@ -1,2 +1,3 @@
+export * from './backupExceptions.js';
 export * from './DynamoDbError.js';
 export * from './exceptions.js';

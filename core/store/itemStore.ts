@@ -40,6 +40,18 @@ export class Partition<V extends Sized = StoredItem> {
   }
 }
 
+/** What `ItemStore.freeze` returns: the items of one moment, unaffected by later writes. */
+export interface FrozenItems<V extends Sized = StoredItem> {
+  /** Items of hash-only partitions, and their encoded partition keys. */
+  readonly singles: readonly V[];
+  readonly singleKeys: readonly string[];
+  /** Trees of composite partitions (clones: never write to them), and their partition keys. */
+  readonly trees: readonly BTree<string, V>[];
+  readonly treeKeys: readonly string[];
+  readonly count: number;
+  readonly bytes: number;
+}
+
 /** A position in scan order: a partition's scan key and, for composite keys, a sort key. */
 export interface ScanPosition {
   scanKey: string;
@@ -358,6 +370,30 @@ export class ItemStore<V extends Sized = StoredItem> {
         yield { partition, rangeKey: '', item: partition.single };
       }
     }
+  }
+
+  /**
+   * The store's items as they are now, in O(partitions): hash-only partitions give their item,
+   * composite ones a copy-on-write clone of their tree (sorted-btree's `clone` shares the nodes
+   * and copies a node only when either side changes it). Later writes do not change what is
+   * returned, so a backup is a consistent copy at one commit point (docs/backups.md §2).
+   */
+  freeze(): FrozenItems<V> {
+    const singleKeys: string[] = [];
+    const singles: V[] = [];
+    const treeKeys: string[] = [];
+    const trees: BTree<string, V>[] = [];
+    for (const partition of this.partitions.values()) {
+      if (partition.items !== undefined) {
+        if (partition.items.size === 0) continue;
+        treeKeys.push(partition.hashKey);
+        trees.push(partition.items.clone());
+      } else if (partition.single !== undefined) {
+        singleKeys.push(partition.hashKey);
+        singles.push(partition.single);
+      }
+    }
+    return { singleKeys, singles, treeKeys, trees, count: this.itemCount, bytes: this.byteCount };
   }
 
   clear(): void {

@@ -139,12 +139,8 @@ export class Manifests {
 
   private writesOf(tableArn: string, exportId: string, state: DayState): ObjectWrite[] {
     const keys = manifestKeysOf(this.prefix, exportId);
-    let lines = '';
     let itemCount = 0;
-    for (const entry of state.entries.values()) {
-      lines += `${JSON.stringify(entry)}\n`;
-      itemCount += entry.itemCount;
-    }
+    for (const entry of state.entries.values()) itemCount += entry.itemCount;
     const prefix = normalizePrefix(this.prefix);
     const summary: ManifestSummary = {
       version: '2020-06-30',
@@ -164,18 +160,40 @@ export class Manifests {
       itemCount,
       outputFormat: 'DYNAMODB_JSON',
     };
-    const json = { contentType: 'application/json' };
-    const text = { contentType: 'text/plain' };
-    const filesBody = Buffer.from(lines);
-    const summaryBody = Buffer.from(JSON.stringify(summary));
-    // The file list before the summary that points to it.
-    return [
-      { key: keys.files, body: filesBody, options: json },
-      { key: keys.filesChecksum, body: Buffer.from(md5Hex(filesBody)), options: text },
-      { key: keys.summary, body: summaryBody, options: json },
-      { key: keys.summaryChecksum, body: Buffer.from(md5Hex(summaryBody)), options: text },
-    ];
+    return manifestWrites(keys, [...state.entries.values()], summary);
   }
+}
+
+/**
+ * The four manifest objects of an export, in the order a reader may rely on: the file list
+ * (JSON lines), its checksum, the summary pointing to it, the summary's checksum (hex MD5s).
+ * The archiver's table days and ExportTableToPointInTime both write them here
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html).
+ */
+export function manifestWrites(
+  keys: { files: string; filesChecksum: string; summary: string; summaryChecksum: string },
+  entries: Iterable<ManifestFileEntry>,
+  summary: object,
+): ObjectWrite[] {
+  let lines = '';
+  for (const entry of entries) lines += `${JSON.stringify(entry)}\n`;
+  const json = { contentType: 'application/json' };
+  const text = { contentType: 'text/plain' };
+  const filesBody = Buffer.from(lines);
+  const summaryBody = Buffer.from(JSON.stringify(summary));
+  // The file list before the summary that points to it.
+  return [
+    { key: keys.files, body: filesBody, options: json },
+    { key: keys.filesChecksum, body: Buffer.from(md5Hex(filesBody)), options: text },
+    { key: keys.summary, body: summaryBody, options: json },
+    { key: keys.summaryChecksum, body: Buffer.from(md5Hex(summaryBody)), options: text },
+  ];
+}
+
+/** A manifest-files.json entry for a data object (S3's ETag of a single-part upload: hex MD5). */
+export function manifestEntryOf(key: string, body: Uint8Array, itemCount: number): ManifestFileEntry {
+  const md5 = createHash('md5').update(body).digest();
+  return { itemCount, md5Checksum: md5.toString('base64'), etag: md5.toString('hex'), dataFileS3Key: key };
 }
 
 function md5Hex(body: Uint8Array): string {

@@ -14,6 +14,7 @@ import {
   DataLossError,
   IncompleteDataError,
 } from '../persistence/errors.js';
+import { addBackupCommand } from './commands/backup.js';
 import { addBuildCommand } from './commands/build.js';
 import { addDataCommand } from './commands/data.js';
 import { addEventCommand } from './commands/event.js';
@@ -22,6 +23,7 @@ import { addMappingsCommand } from './commands/mappings.js';
 import { addRecordCommand } from './commands/record.js';
 import { CDK_OPTION, PARAMETERS_OPTION, TEMPLATE_OPTION } from './commands/stackOptions.js';
 import { addSynthCommand } from './commands/synth.js';
+import { addExportCommand, addImportCommand } from './commands/transfer.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
 import { type RunningEddy, serve } from './serve.js';
 
@@ -178,6 +180,14 @@ export function createProgram(io: CliIo): Command {
       parseDelay,
     )
     .option(
+      '--buckets-dir <path>',
+      'exports and imports: a folder with one sub-folder per bucket (default <data-dir>/buckets or .eddy/buckets)',
+    )
+    .option(
+      '--s3-endpoint <url>',
+      'exports and imports: an S3 endpoint instead (keys: EDDY_ARCHIVE_ACCESS_KEY_ID/...)',
+    )
+    .option(
       '--accept-data-loss',
       'with --data-dir: start even if the log lost written records, with what is left (see `eddy data check`)',
     )
@@ -231,6 +241,11 @@ export function createProgram(io: CliIo): Command {
   addEventCommand(program, io);
   // `eddy mappings [disable|enable NAME]`: the event source mappings of a running eddy.
   addMappingsCommand(program, io);
+  // `eddy backup ls|create|restore`, `eddy export`, `eddy import`: backups, exports and imports
+  // of a running eddy through the DynamoDB API (docs/backups.md).
+  addBackupCommand(program, io);
+  addExportCommand(program, io);
+  addImportCommand(program, io);
 
   // serve is the default command, so `eddy serv --port 0` would reach it with `serv` as an
   // argument (or fail first on an option serve does not know): it is an unknown command.

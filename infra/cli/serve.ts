@@ -1,6 +1,7 @@
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseDuration } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
+import { ARCHIVE_CREDENTIALS_ENVIRONMENT } from '../archive/binding.js';
 import { BindingError, runsLocally } from '../bindings.js';
 import type { EddyConfig, TableConfig } from '../config.js';
 import { describeBackfill } from '../functions/gsiMaintainer.js';
@@ -51,6 +52,10 @@ export interface ServeOptions {
   readonly snapshotLogSize?: number;
   /** With `dataDir`: snapshot at least this often while writes happen, in ms (default 1 h). */
   readonly snapshotInterval?: number;
+  /** Exports and imports: a folder of buckets (default `<data dir>/buckets` or `.eddy/buckets`). */
+  readonly bucketsDir?: string;
+  /** Exports and imports: an S3 endpoint instead (credentials as the archive sink takes them). */
+  readonly s3Endpoint?: string;
   /** With `dataDir`: start from what is left of a log that lost written records. */
   readonly acceptDataLoss?: boolean;
   /** Rebuild (esbuild) and reload the project's handlers when their files change. */
@@ -123,6 +128,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       // A GSI added to a table with items is built in the background: say how far it is.
       onBackfill: (progress) => io.print(`gsi-maintainer | ${describeBackfill(progress)}`),
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
+      ...bucketsOptions(options, io.cwd),
     });
   } catch (error) {
     if (definition !== undefined && error instanceof TableSetupError)
@@ -208,6 +214,27 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
     await stack.close();
   };
   return { stack, server: stack.httpServer!, engine, address, logger, persistence, close };
+}
+
+/** `--buckets-dir` or `--s3-endpoint` (S3 keys from EDDY_ARCHIVE_ACCESS_KEY_ID/..., as the archive's). */
+function bucketsOptions(options: ServeOptions, cwd: string) {
+  if (options.s3Endpoint !== undefined) {
+    const env = process.env;
+    const accessKeyId = env[ARCHIVE_CREDENTIALS_ENVIRONMENT.accessKeyId];
+    const secretAccessKey = env[ARCHIVE_CREDENTIALS_ENVIRONMENT.secretAccessKey];
+    return {
+      buckets: {
+        s3: {
+          endpoint: options.s3Endpoint,
+          ...(accessKeyId !== undefined && secretAccessKey !== undefined
+            ? { credentials: { accessKeyId, secretAccessKey } }
+            : {}),
+        },
+      },
+    };
+  }
+  if (options.bucketsDir !== undefined) return { buckets: { directory: resolve(cwd, options.bucketsDir) } };
+  return {};
 }
 
 /** The file a stack came from, as the request that reads it again names it. */

@@ -28,6 +28,8 @@ import { DataDirectoryLockedError } from './errors.js';
  *   snapshots/<LSN>.snap     consistent images of everything up to that LSN (`.tmp` while written)
  *   destinations/            on-failure destination queues (JSON lines, written by mappings)
  *   lambda/                  the Lambda API's functions and mappings (`infra/lambda-api/`)
+ *   backups/                 backups, PITR histories, export/import records (`infra/backups/`)
+ *   buckets/                 exports and imports, one folder per bucket (without --buckets-dir)
  *   damaged/<time>/          what `--accept-data-loss` cut from a damaged log
  *
  * LSNs in names are zero-padded to 20 digits, so name order is LSN order.

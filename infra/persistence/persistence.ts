@@ -101,6 +101,7 @@ export class Persistence {
   private readonly loggedTokens = new WeakSet<object>();
   private readonly hookedRegions = new Set<string>();
   private readonly detach: (() => void)[] = [];
+  private readonly snapshotListeners: ((lsn: number) => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private closed: Promise<void> | undefined;
   private recovered!: RecoveryReport;
@@ -172,6 +173,14 @@ export class Persistence {
   /** Log writes and fsyncs so far (requests per fsync shows group commit at work). */
   get stats(): { writes: number; fsyncs: number } {
     return { writes: this.wal.writes, fsyncs: this.wal.fsyncs };
+  }
+
+  /**
+   * Calls `listener` as a snapshot of `lsn` starts, while the state is the snapshot's: components
+   * with files of their own save what goes with it (docs/backups.md §8).
+   */
+  onSnapshot(listener: (lsn: number) => void): void {
+    this.snapshotListeners.push(listener);
   }
 
   /** A path in the data directory for other components' files (its parent directory exists). */
@@ -394,6 +403,7 @@ export class Persistence {
     this.seal();
     const lsn = this.wal.appendedLsn;
     if (lsn === this.lastSnapshotLsn) return undefined;
+    for (const listener of this.snapshotListeners) listener(lsn);
     const job = new SnapshotJob(
       { engine: this.engine, changeLog: this.changeLog, checkpoints: this.checkpointMap },
       lsn,

@@ -1,10 +1,11 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
 import { MappingManager } from '../../streams/mapping/index.js';
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
+import { attachBuckets, BackupStore } from '../backups/index.js';
 import { bindingsOf, type FunctionBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { LocalDestinations } from '../destinations/localDestinations.js';
@@ -132,8 +133,27 @@ export class LocalStack {
     });
     // The change log attaches before any table exists: it sees every write.
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
+    // Backups and PITR histories load first: the log's replay adds to the histories.
+    const backupStore =
+      options.dataDir === undefined
+        ? undefined
+        : BackupStore.open(engine, join(resolve(options.dataDir.path), 'backups'), logger);
     const persistence =
       options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
+    if (persistence !== undefined && backupStore !== undefined) {
+      backupStore.recovered(persistence.recovery.snapshotLsn);
+      persistence.onSnapshot((lsn) => backupStore.snapshotTaken(lsn));
+    }
+    attachBuckets(
+      engine,
+      options.buckets ?? {
+        directory:
+          persistence === undefined
+            ? resolvePath(baseDirectory, '.eddy/buckets')
+            : join(persistence.directory.path, 'buckets'),
+      },
+      { log: (line) => logger.warn(line) },
+    );
     // What the stack sets in process.env for its functions, undone by `close`.
     const environment = new EnvironmentLayer();
     const functions = new LocalFunctions({
@@ -179,6 +199,7 @@ export class LocalStack {
     );
     // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
     stack.closers.push(
+      () => backupStore?.close(),
       () => persistence?.close(),
       () => functions.close(),
       () => stack.gsiMaintainer?.close(),

@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.js';
+import type { BucketsOptions } from '../backups/index.js';
 import type { BackfillProgress } from '../functions/gsiMaintainer.js';
 import type { Logger } from '../host/logger.js';
 import type { Durability } from '../persistence/index.js';
@@ -43,6 +44,12 @@ export interface StackOptions {
    * checkpoints and destinations survive restarts. Needs the system clock.
    */
   readonly dataDir?: DataDirOptions;
+  /**
+   * Where ExportTableToPointInTime writes and ImportTable reads: a folder holding one sub-folder
+   * per bucket (default `<data dir>/buckets`, or `.eddy/buckets` under the base directory), or an
+   * S3 endpoint (docs/backups.md §6).
+   */
+  readonly buckets?: BucketsOptions;
   /** Where handlers with build settings are bundled (default `<baseDirectory>/.eddy/build`). */
   readonly buildDirectory?: string;
 }

@@ -39,8 +39,8 @@ describe('CORS: pages from this machine only, by default', () => {
     expect(answer.status).toBe(403);
     expect(answer.headers['access-control-allow-origin']).toBeUndefined();
     expect(answer.json?.__type).toBe('com.amazon.coral.service#AccessDeniedException');
-    expect(answer.json?.message).toContain(`eddy refuses cross-origin requests from '${origin}'`);
-    expect(answer.json?.message).toContain('--cors');
+    expect(answer.json?.Message).toContain(`eddy refuses cross-origin requests from '${origin}'`);
+    expect(answer.json?.Message).toContain('--cors');
     const create = await send(url, {
       headers: { ...jsonHeaders('DynamoDB_20120810.CreateTable'), Origin: origin },
       body: JSON.stringify({
@@ -112,8 +112,8 @@ describe('Host: names of this machine only while bound to loopback', () => {
     });
     expect(answer.status).toBe(403);
     expect(answer.json?.__type).toBe('com.amazon.coral.service#AccessDeniedException');
-    expect(answer.json?.message).toContain(`eddy refuses Host '${host}'`);
-    expect(answer.json?.message).toContain('--allowed-hosts');
+    expect(answer.json?.Message).toContain(`eddy refuses Host '${host}'`);
+    expect(answer.json?.Message).toContain('--allowed-hosts');
     const health = await send(url, { method: 'GET', path: '/_eddy/health', headers: { Host: host } });
     expect(health.status).toBe(403);
     expect([...engine.allRegions()]).toEqual([]);
