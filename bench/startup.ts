@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,12 @@ import { printTable, type Row } from './support.js';
  * Medians of several processes (process-level figures) or iterations (in-process ones), with the
  * pairs interleaved so a drift of the machine's speed hits both. `EDDY_BENCH_PROJECT=<dir>` reuses
  * a project installed by an earlier run (it is printed) instead of packing and installing again.
+ *
+ * Wall times need a quiet machine. On a loaded one the CPU times (user + system) come closer, and
+ * `EDDY_BENCH_INSTRUCTIONS=1` adds what does not depend on the load at all: the instructions
+ * (valgrind's callgrind, which must be installed) of one `eddy serve` start until its server
+ * listens and of one `import('eddy/testing')`, beside dynalite's. Under valgrind a start takes
+ * about a minute.
  */
 
 const RUNS = 9;
@@ -120,8 +126,36 @@ function script<T>(file: string, cwd: string, args: string[] = []): Promise<T> {
 const IMPORT_SCRIPT = `
 const started = performance.now();
 await import(process.argv[2]);
-console.log(JSON.stringify({ ms: performance.now() - started }));
+const { user, system } = process.cpuUsage();
+console.log(JSON.stringify({ ms: performance.now() - started, cpu: (user + system) / 1000 }));
 `;
+
+// Loaded with --import before a server's own code: exits once any server listens, so an
+// instruction count covers the start and nothing after it.
+const EXIT_ON_LISTEN = `
+import net from 'node:net';
+const listen = net.Server.prototype.listen;
+net.Server.prototype.listen = function (...args) {
+  this.once('listening', () => process.exit(0));
+  return listen.apply(this, args);
+};
+`;
+
+/** Instructions a command executes (valgrind's callgrind: the same on a loaded machine), in millions. */
+function instructions(args: string[], cwd: string): number {
+  const run = spawnSync(
+    'valgrind',
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...args],
+    {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    },
+  );
+  const collected = /Collected : (\d+)/.exec(run.stderr ?? '');
+  if (collected === null) throw new Error(`valgrind ${args.join(' ')}: ${run.error?.message ?? run.stderr}`);
+  return Number(collected[1]) / 1e6;
+}
 
 // The project of the stack measurements: 3 tables, 2 functions bound to the stream.
 const TABLES = `[
@@ -209,6 +243,12 @@ await stop(running);
 console.log(JSON.stringify({ first, next, reset }));
 `;
 
+interface ImportFigures {
+  readonly ms: number;
+  /** The importing process's CPU time so far (user + system), Node's own start included. */
+  readonly cpu: number;
+}
+
 interface StackFigures {
   readonly first: number;
   readonly next: number[];
@@ -257,10 +297,10 @@ export async function run(): Promise<void> {
 
     const eddyImport = inProject('bench-import.mjs', IMPORT_SCRIPT);
     const dynaliteImport = inRoot('bench-import.mjs', IMPORT_SCRIPT);
-    const imports = { eddy: [] as number[], dynalite: [] as number[] };
+    const imports = { eddy: [] as ImportFigures[], dynalite: [] as ImportFigures[] };
     for (let i = 0; i < RUNS; i++) {
-      imports.eddy.push((await script<{ ms: number }>(eddyImport, directory, ['eddy/testing'])).ms);
-      imports.dynalite.push((await script<{ ms: number }>(dynaliteImport, ROOT, ['dynalite'])).ms);
+      imports.eddy.push(await script<ImportFigures>(eddyImport, directory, ['eddy/testing']));
+      imports.dynalite.push(await script<ImportFigures>(dynaliteImport, ROOT, ['dynalite']));
     }
 
     inProject('bench-handler.mjs', 'export const handler = async () => ({ batchItemFailures: [] });\n');
@@ -272,6 +312,8 @@ export async function run(): Promise<void> {
       stacks.dynalite.push(await script<StackFigures>(dynaliteStack, ROOT));
     }
 
+    const importMs = (runs: ImportFigures[]) => median(runs.map((run) => run.ms));
+    const importCpu = (runs: ImportFigures[]) => median(runs.map((run) => run.cpu));
     const wall = (runs: { wall: number }[]) => median(runs.map((run) => run.wall));
     const cpu = (runs: { cpu?: number }[]) => median(runs.map((run) => run.cpu ?? Number.NaN));
     const first = (figures: StackFigures[]) => median(figures.map((figure) => figure.first));
@@ -294,10 +336,16 @@ export async function run(): Promise<void> {
       { name: '  a bare node:http server, the floor', value: ms(median(serve.bare)) },
       {
         name: "import('eddy/testing'), plain Node",
-        value: ms(median(imports.eddy)),
-        baseline: `import('dynalite') ${ms(median(imports.dynalite))}`,
-        ratio: median(imports.eddy) / median(imports.dynalite),
+        value: ms(importMs(imports.eddy)),
+        baseline: `import('dynalite') ${ms(importMs(imports.dynalite))}`,
+        ratio: importMs(imports.eddy) / importMs(imports.dynalite),
         target: '≤ 300 ms',
+      },
+      {
+        name: '  its process, CPU time (Node itself included)',
+        value: ms(importCpu(imports.eddy)),
+        baseline: `dynalite ${ms(importCpu(imports.dynalite))}`,
+        ratio: importCpu(imports.eddy) / importCpu(imports.dynalite),
       },
       {
         name: 'startStack, 3 tables + 2 functions: first',
@@ -321,6 +369,35 @@ export async function run(): Promise<void> {
         target: '≤ 2 ms',
       },
     ];
+    if (process.env.EDDY_BENCH_INSTRUCTIONS === '1') {
+      const hook = join(scratch, 'exit-on-listen.mjs');
+      writeFileSync(hook, EXIT_ON_LISTEN);
+      const eddyServe = instructions(
+        ['--import', hook, eddyBin, 'serve', '--port', String(await freePort()), '--no-config'],
+        directory,
+      );
+      const dynaliteServe = instructions(
+        ['--import', hook, dynaliteBin, '--port', String(await freePort())],
+        ROOT,
+      );
+      const eddyLoad = instructions([eddyImport, 'eddy/testing'], directory);
+      const dynaliteLoad = instructions([dynaliteImport, 'dynalite'], ROOT);
+      const millions = (value: number) => `${value.toFixed(0)} M`;
+      rows.push(
+        {
+          name: '`eddy serve` start → listening, instructions',
+          value: millions(eddyServe),
+          baseline: `dynalite ${millions(dynaliteServe)}`,
+          ratio: eddyServe / dynaliteServe,
+        },
+        {
+          name: "import('eddy/testing') process, instructions",
+          value: millions(eddyLoad),
+          baseline: `dynalite ${millions(dynaliteLoad)}`,
+          ratio: eddyLoad / dynaliteLoad,
+        },
+      );
+    }
     printTable(`Startup (medians; ${RUNS} processes each, stacks: 5 processes × ${ITERATIONS})`, rows);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -7,14 +7,13 @@ import type { AllowedHosts } from '../host/hostCheck.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../host/pipeline.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../host/server.js';
 import { eddyVersion } from '../package/packageInfo.js';
+import { DURABILITY_MODES, type Durability } from '../persistence/durability.js';
 import {
   CorruptDataError,
   DataDirectoryLockedError,
   DataLossError,
-  DURABILITY_MODES,
-  type Durability,
   IncompleteDataError,
-} from '../persistence/index.js';
+} from '../persistence/errors.js';
 import { addBackupCommand } from './commands/backup.js';
 import { addBuildCommand } from './commands/build.js';
 import { addDataCommand } from './commands/data.js';

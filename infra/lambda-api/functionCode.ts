@@ -1,8 +1,18 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, posix, resolve, sep } from 'node:path';
-import { unzipSync } from 'fflate';
 import { InvalidParameterValueException } from './errors.js';
+
+/**
+ * fflate (92 KB of JavaScript), loaded by the first upload of a .zip: most starts have none, and
+ * every start would otherwise compile it (bench/startup.ts). `require`, as storing code is
+ * synchronous; its CommonJS build is the same code.
+ */
+const requireModule = createRequire(import.meta.url);
+let fflate: typeof import('fflate') | undefined;
+const unzipSync = (zip: Uint8Array) =>
+  (fflate ??= requireModule('fflate') as typeof import('fflate')).unzipSync(zip);
 
 /**
  * A function's deployment package: the .zip of `Code.ZipFile`, unpacked into a folder of its own

@@ -1,4 +1,5 @@
 export { DataDirectory, LOCK_FILE } from './dataDirectory.js';
+export { DURABILITY_MODES, type Durability } from './durability.js';
 export {
   ACCEPT_DATA_LOSS_FLAG,
   CorruptDataError,
@@ -16,4 +17,3 @@ export {
 export type { DroppedTail, RecoveryReport } from './recovery.js';
 export { ReplayableClock } from './replayableClock.js';
 export type { SnapshotResult } from './snapshotWriter.js';
-export { DURABILITY_MODES, type Durability } from './walWriter.js';

@@ -2,6 +2,7 @@ import { close, closeSync, fdatasync, openSync, writevSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { BinaryWriter } from './binary.js';
 import { type DataDirectory, syncDirectory } from './dataDirectory.js';
+import type { Durability } from './durability.js';
 import type { DurableMark } from './durableMark.js';
 import { LogWriteError } from './errors.js';
 import { newRecordWriter } from './walRecords.js';
@@ -9,18 +10,7 @@ import { newRecordWriter } from './walRecords.js';
 const fdatasyncAsync = promisify(fdatasync);
 const closeAsync = promisify(close);
 
-/**
- * When a write is durable, like Redis' `appendfsync`. In every mode the log is written (to the
- * OS) at the end of the event-loop turn that made the change, before its answer goes out, so a
- * crash of eddy alone loses nothing acknowledged; the modes differ in fsyncs:
- * - `always`: the answer waits for the fsync. Group commit: while one fsync runs, the records of
- *   every request arriving meanwhile gather, and the next fsync takes them all.
- * - `everysec` (the server's default): fsync once a second: a crash of the machine loses up to
- *   about a second.
- * - `no`: fsync when the OS decides (and at shutdown and snapshots).
- */
-export type Durability = 'always' | 'everysec' | 'no';
-export const DURABILITY_MODES: readonly Durability[] = ['always', 'everysec', 'no'];
+export { DURABILITY_MODES, type Durability } from './durability.js';
 
 /** everysec: one fsync a second, as Redis. */
 const EVERYSEC_MS = 1000;

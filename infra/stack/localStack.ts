@@ -25,14 +25,15 @@ import { type BoundAddress, EddyServer, type ServerOptions } from '../host/serve
 import { LambdaBackend } from '../lambda-api/backend.js';
 import { lambdaReadService } from '../lambda-api/readService.js';
 import { lambdaService } from '../lambda-api/service.js';
-import { Persistence, ReplayableClock } from '../persistence/index.js';
+import type { Persistence } from '../persistence/persistence.js';
+import { ReplayableClock } from '../persistence/replayableClock.js';
 import type { Schedule } from '../schedules/scheduleFunction.js';
 import { startTtlExpirer, type TtlExpirer } from '../schedules/ttlExpirer.js';
 import { durableFunctions } from './durableFunctions.js';
 import { MappingCheckpoints } from './mappingCheckpoints.js';
 import { EnvironmentLayer, setSdkEndpoints } from './processEnvironment.js';
 import { ProjectFunctions } from './projectFunctions.js';
-import { startArchive } from './stackArchive.js';
+import type { startArchive } from './stackArchive.js';
 import type { DataDirOptions, StackOptions } from './stackOptions.js';
 import { StreamBindings } from './streamBindings.js';
 import { streamSettings } from './streamSettings.js';
@@ -249,6 +250,8 @@ export class LocalStack {
       await stack.project.load();
       stack.project.start();
       stack.stoppers.push(() => stack.project.stopSchedules());
+      // The archiver's code (sinks, S3, manifests) loads only for a stack that archives.
+      if (config.archive !== undefined) stack.archiving = await import('./stackArchive.js');
       stack.startArchive(baseDirectory);
       // What the Lambda API created before a restart, once the config's functions exist.
       stack.lambdaApi.restore();
@@ -351,10 +354,19 @@ export class LocalStack {
     return this.project.schedules;
   }
 
+  /** stackArchive.ts, once `start` has loaded it (when the config archives). */
+  private archiving: { startArchive: typeof startArchive } | undefined;
+
   /** TTL archival (stackArchive.ts), on the config's archived tables. */
   private startArchive(baseDirectory: string): void {
     const { engine, functions, streamBindings, environment } = this;
-    startArchive(this.config.archive, { engine, functions, streamBindings, environment, baseDirectory });
+    this.archiving?.startArchive(this.config.archive, {
+      engine,
+      functions,
+      streamBindings,
+      environment,
+      baseDirectory,
+    });
   }
 
   /** A real DynamoDBClient answered in process (no socket). */
@@ -459,8 +471,12 @@ export class LocalStack {
   }
 }
 
-/** `dataDir`: takes the directory's lock and recovers the engine's state from it. */
-function openDataDir(engine: Engine, streams: StreamsService, dataDir: DataDirOptions, logger: Logger) {
+/**
+ * `dataDir`: takes the directory's lock and recovers the engine's state from it. The data
+ * directory's code is loaded here, when a stack has one: a start without it does not compile it.
+ */
+async function openDataDir(engine: Engine, streams: StreamsService, dataDir: DataDirOptions, logger: Logger) {
+  const { Persistence } = await import('../persistence/persistence.js');
   return Persistence.open(engine, {
     dataDir: dataDir.path,
     durability: dataDir.durability ?? 'everysec',
