@@ -3,7 +3,9 @@ import {
   ConditionalCheckFailedException,
   DuplicateItemException,
   type DynamoDbError,
+  ProvisionedThroughputExceededException,
   ResourceNotFoundException,
+  ThrottlingException,
   TransactionConflictException,
   ValidationException,
 } from '../errors/index.js';
@@ -23,6 +25,7 @@ import {
   validateBatchExecuteStatement,
 } from '../validations/batchExecuteStatement.js';
 import { encodeKey } from '../validations/keys.js';
+import { chargeWrite } from './shared/capacityCharge.js';
 
 /**
  * BatchExecuteStatement: up to 25 reads (each a GetItem by the full primary key) or 25 writes
@@ -76,6 +79,9 @@ function runStatement(
   // ReturnValuesOnConditionCheckFailure is inert on a batch member: no Item, whatever it says
   // (the same suite, with TransactWriteItems' ConditionCheck as its control).
   const planned = planWrite(bound, undefined);
+  // Charged as its PutItem, UpdateItem or DeleteItem; throttled, it is not written and its Error
+  // says so (`batchError`), while the others still run (docs/capacity.md §5).
+  chargeWrite(context.engine, planned.table, planned.write);
   context.engine.commit(context.region, planned.table, [planned.write]);
   const { previous, next } = planned.write;
   charge(planned.table, writeUnits(Math.max(previous?.size ?? 0, next?.size ?? 0)));
@@ -105,15 +111,26 @@ function readItem(
   slot.table = table;
   const key = encodeKey(found.key, table.key);
   const stored = table.items.get(key.hashKey, key.rangeKey);
-  charge(table, readUnits(stored?.size ?? 0, request.ConsistentRead === true));
+  const units = readUnits(stored?.size ?? 0, request.ConsistentRead === true);
+  // Charged as its GetItem; throttled, the statement answers an Error (docs/capacity.md §5).
+  if (context.engine.capacity.active) context.engine.capacity.read(table, { units, hashKey: key.hashKey });
+  charge(table, units);
   const response: Record<string, unknown> = { TableName: table.name };
   if (stored !== undefined) response.Item = projection ? projection.apply(stored.decode()) : stored;
   return response;
 }
 
-/** The Error of a failed statement, by the service's codes; undefined for eddy's own bugs. */
+/**
+ * The Error of a failed statement, by the service's codes (BatchStatementErrorCodeEnum in botocore's
+ * service model, https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchStatementError.html);
+ * undefined for eddy's own bugs. A throttled statement is `ProvisionedThroughputExceeded` or
+ * `ThrottlingError` with the exception's message: the Error has no ThrottlingReasons member.
+ */
 function batchError(error: Error): Record<string, unknown> | undefined {
   const { message } = error as DynamoDbError;
+  if (error instanceof ProvisionedThroughputExceededException)
+    return { Code: 'ProvisionedThroughputExceeded', Message: message };
+  if (error instanceof ThrottlingException) return { Code: 'ThrottlingError', Message: message };
   if (error instanceof ValidationException) return { Code: 'ValidationError', Message: message };
   if (error instanceof ResourceNotFoundException) return { Code: 'ResourceNotFound', Message: message };
   if (error instanceof DuplicateItemException) return { Code: 'DuplicateItem', Message: message };

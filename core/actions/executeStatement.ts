@@ -13,6 +13,7 @@ import {
   type PreparedStatement,
   validateExecuteStatement,
 } from '../validations/executeStatement.js';
+import { chargeWrite } from './shared/capacityCharge.js';
 import { withOptional, writeCapacity } from './shared/writeSupport.js';
 
 /**
@@ -32,6 +33,9 @@ export const executeStatement = defineOperation({
     if (statement.kind === 'exists') throw new Error('EXISTS is refused by validation');
     const bound = bindWrite(context, statement, parameters);
     const planned = planWrite(bound, input.ReturnValuesOnConditionCheckFailure);
+    // Charged as the PutItem, UpdateItem or DeleteItem it is planned onto: throttled, nothing is
+    // written (docs/capacity.md §5).
+    chargeWrite(context.engine, planned.table, planned.write);
     context.engine.commit(context.region, planned.table, [planned.write]);
     const { previous, next } = planned.write;
     return withOptional(
@@ -51,7 +55,8 @@ function select(context: ActionContext, input: ExecuteStatementInput, statement:
   // The target of a Query or Scan is made only when one runs: most SELECTs read one item.
   let target = onIndex ? selectTarget(table, statement.index, consistentRead) : undefined;
   const plan = planSelect(statement, conjuncts, target?.key ?? table.key, onIndex, parameters);
-  if (plan.kind === 'get') return runGet(table, plan, consistentRead, input.ReturnConsumedCapacity);
+  if (plan.kind === 'get')
+    return runGet(context.engine, table, plan, consistentRead, input.ReturnConsumedCapacity);
   target ??= selectTarget(table, undefined, consistentRead);
   checkFilterProjection(target, plan);
   return runSelect({

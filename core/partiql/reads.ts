@@ -1,7 +1,7 @@
 import { partitionEntries } from '../actions/query.js';
 import { planKeyRange } from '../actions/shared/keyConditions.js';
 import { checkKeyPathsAreScalar } from '../actions/shared/keyPaths.js';
-import { type PageEntry, pageCapacity, readPage } from '../actions/shared/readPage.js';
+import { type PageEntry, pageCapacity, pageUnits, readPage } from '../actions/shared/readPage.js';
 import {
   checkReadProjection,
   checkStartKeyCount,
@@ -57,6 +57,15 @@ export function runSelect(run: SelectRun): Record<string, unknown> {
     projection: plan.projection,
     countOnly: false,
   });
+  // Charged once its size is known, as Query and Scan charge a page (docs/capacity.md §5): a
+  // throttled page answers the exception. A query of one partition is that partition's read; one
+  // over several (`IN` on the partition key) is charged to the table, as a Scan is.
+  if (run.engine.capacity.active)
+    run.engine.capacity.read(target.table, {
+      units: pageUnits(page.bytesRead, run.consistentRead),
+      index: target.index,
+      hashKey: plan.kind === 'query' ? onePartition(target, plan) : undefined,
+    });
   const output: Record<string, unknown> = { Items: page.items };
   if (page.lastEvaluatedKey !== undefined) {
     const position: PagePosition = { partition: reading.partition, key: page.lastEvaluatedKey };
@@ -93,6 +102,7 @@ function checkTokenKey(target: ReadTarget, key: AttributeMap): void {
 
 /** Equality on the whole key of the table: one item, costed as GetItem (docs/dynamodb.md §4.3.2). */
 export function runGet(
+  engine: Engine,
   table: Table,
   plan: SelectPlan & { kind: 'get' },
   consistentRead: boolean,
@@ -110,11 +120,18 @@ export function runGet(
     }
   }
   const units = readUnits(stored?.size ?? 0, consistentRead);
+  if (engine.capacity.active) engine.capacity.read(table, { units, hashKey: key.hashKey });
   return withOptional(
     { Items: items },
     'ConsumedCapacity',
     consumedCapacity(returnConsumedCapacity, table.name, units),
   );
+}
+
+/** The partition a query reads when it reads only one (its key as the governor knows it). */
+function onePartition(target: ReadTarget, plan: SelectPlan & { kind: 'query' }): string | undefined {
+  if (plan.partitions.length !== 1) return undefined;
+  return planKeyRange(plan.partitions[0]!, target.key).hashKey;
 }
 
 /** The partitions' entries one after another, resuming after the token's key in its partition. */
