@@ -30,8 +30,8 @@ import {
   VAR_OPTION,
 } from './commands/stackOptions.js';
 import { addSynthCommand } from './commands/synth.js';
-import { addExportCommand, addImportCommand } from './commands/transfer.js';
 import { addTablesCommand } from './commands/tables.js';
+import { addExportCommand, addImportCommand } from './commands/transfer.js';
 import { ConfigError, isAccountId, isRegion } from './loadConfig.js';
 import { type RunningEddy, serve } from './serve.js';
 

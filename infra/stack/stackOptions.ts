@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
-import type { BucketsOptions } from '../backups/index.js';
 import type { CapacityOptions } from '../../core/throttling/capacityGovernor.js';
+import type { BucketsOptions } from '../backups/index.js';
 import type { BackfillProgress } from '../functions/gsiMaintainer.js';
 import type { Logger } from '../host/logger.js';
 import type { Durability } from '../persistence/index.js';
