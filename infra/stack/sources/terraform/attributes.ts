@@ -1,8 +1,8 @@
 import type { Block } from './module.js';
 
 /**
- * The attributes the AWS provider computes for the resources a local stack reads (docs/terraform.md
- * §4), from the local names, region and account, as eddy's own ARNs are: a table's `arn` and
+ * The attributes the AWS provider computes for the resources a local stack reads
+ * (docs/terraform.md §4), from the local names, region and account, as eddy's own ARNs are: a table's `arn` and
  * `stream_arn`, a function's `arn` and `invoke_arn`, a queue's `arn` and `url`... An attribute not
  * listed here is the argument of that name, else a placeholder (`aws_iam_role.x.unique_id`).
  * https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/dynamodb_table#attribute-reference
