@@ -285,11 +285,13 @@ describe('crash safety (eddy serve --durability always, SIGKILL)', () => {
           }
         }
       };
+      let reads = 0;
       const reader = async () => {
         while (!killed) {
           try {
             for (const record of await readStream(client, streamArn))
               seen.set(record.dynamodb!.SequenceNumber!, recordText(record));
+            reads++;
           } catch (error) {
             if (!killed) throw error;
           }
@@ -297,6 +299,11 @@ describe('crash safety (eddy serve --durability always, SIGKILL)', () => {
       };
       const load = Promise.all([...Array.from({ length: WORKERS }, (_, i) => worker(i)), reader()]);
       await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 450));
+      // On a busy machine one pass over every shard can outlast the window: kill only after the
+      // reader finished one under load (at most 10 s more), or nothing read before a crash is
+      // ever compared with what a restart serves.
+      for (let waited = 0; reads < 2 && waited < 10_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       killed = true;
       run.child.kill('SIGKILL');
       await Promise.all([load, run.exited]);
