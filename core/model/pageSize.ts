@@ -1,6 +1,5 @@
 import { type AttributeMap, type AttributeValue, getAttribute } from './attributeValue.js';
-import { base64ByteLength } from './binary.js';
-import { numberSize } from './number.js';
+import { attributeValueSize } from './itemSize.js';
 import { utf8Length } from './utf8.js';
 
 /**
@@ -30,7 +29,7 @@ export function pageSize(item: AttributeMap, sortKeyName: string | undefined): n
   let sortKeySize = 0;
   for (const name of Object.keys(item)) {
     const value = getAttribute(item, name)!;
-    if (name === sortKeyName) sortKeySize = plainSize(value);
+    if (name === sortKeyName) sortKeySize = attributeValueSize(value);
     else size += 1 + storedSize(value);
   }
   return 2 + size + (1 + Math.floor((1 + size) / 3072)) * (18 + sortKeySize);
@@ -42,10 +41,10 @@ function storedSize(value: AttributeValue): number {
     const bytes = utf8Length(value.S);
     return bytes + (bytes < 128 ? 1 : bytes < 16_384 ? 2 : 3);
   }
-  if ('N' in value || 'B' in value) return plainSize(value) + 1;
-  if ('SS' in value) return plainSize(value) + value.SS.length + 1;
-  if ('NS' in value) return plainSize(value) + value.NS.length + 1;
-  if ('BS' in value) return plainSize(value) + value.BS.length + 1;
+  if ('N' in value || 'B' in value) return attributeValueSize(value) + 1;
+  if ('SS' in value) return attributeValueSize(value) + value.SS.length + 1;
+  if ('NS' in value) return attributeValueSize(value) + value.NS.length + 1;
+  if ('BS' in value) return attributeValueSize(value) + value.BS.length + 1;
   if ('NULL' in value) return 0;
   if ('BOOL' in value) return 1;
   if ('L' in value) {
@@ -57,29 +56,6 @@ function storedSize(value: AttributeValue): number {
   let size = 3 + names.length;
   for (const name of names) size += 1 + storedSize(value.M[name]!);
   return size;
-}
-
-/** A value's plain size (the sort key is measured so; members of sets too). */
-function plainSize(value: AttributeValue): number {
-  if ('S' in value) return utf8Length(value.S);
-  if ('N' in value) return numberSize(value.N);
-  if ('B' in value) return base64ByteLength(value.B);
-  if ('SS' in value) {
-    let size = 0;
-    for (const member of value.SS) size += utf8Length(member);
-    return size;
-  }
-  if ('NS' in value) {
-    let size = 0;
-    for (const member of value.NS) size += numberSize(member);
-    return size;
-  }
-  if ('BS' in value) {
-    let size = 0;
-    for (const member of value.BS) size += base64ByteLength(member);
-    return size;
-  }
-  return 1;
 }
 
 /**
