@@ -28,6 +28,8 @@ export interface IndexSummary {
   readonly backlog: number;
   /** How far (ms) the oldest unapplied change is behind the clock. */
   readonly lagMs: number;
+  /** While the index is backfilled (UpdateTable Create): the table's items indexed so far, of `total`. */
+  readonly backfill?: { readonly done: number; readonly total: number };
 }
 
 /** The DynamoDB operations the console's item browser may run (`POST .../tables/{Table}/run`). */
@@ -41,6 +43,7 @@ export function listTables(sources: ConsoleSources): TableSummary[] {
   const context = contextOf(sources);
   const names = [...sources.engine.region(context.accountId, context.region).tables.keys()].sort();
   const lags = sources.gsi()?.lag() ?? [];
+  const backfills = sources.gsi()?.backfills() ?? [];
   const summaries: TableSummary[] = [];
   for (const name of names) {
     let table: Record<string, unknown>;
@@ -65,6 +68,9 @@ export function listTables(sources: ConsoleSources): TableSummary[] {
       TableSizeBytes: table.TableSizeBytes,
       GlobalSecondaryIndexes: indexes.map((index) => {
         const lag = lags.find((entry) => entry.tableName === name && entry.indexName === index.IndexName);
+        const backfill = backfills.find(
+          (entry) => entry.tableName === name && entry.indexName === index.IndexName,
+        );
         return {
           IndexName: index.IndexName,
           IndexStatus: index.IndexStatus,
@@ -73,6 +79,7 @@ export function listTables(sources: ConsoleSources): TableSummary[] {
           ItemCount: index.ItemCount,
           backlog: lag?.backlog ?? 0,
           lagMs: lag?.lagMs ?? 0,
+          ...(backfill === undefined ? {} : { backfill: { done: backfill.done, total: backfill.total } }),
         };
       }),
       LocalSecondaryIndexes: ((table.LocalSecondaryIndexes ?? []) as Record<string, unknown>[]).map(

@@ -85,6 +85,8 @@ export interface GsiMaintainer {
   pause(): void;
   resume(): void;
   lag(): IndexLag[];
+  /** The backfills running now (UpdateTable Create), each with how far it has come. */
+  backfills(): BackfillProgress[];
   /** Stops every table's mapping and the builder. */
   close(): void;
 }
@@ -196,13 +198,20 @@ export function startGsiMaintainer(options: GsiMaintainerOptions): GsiMaintainer
   // items: decoding them into INSERT records and invoking per 100 took 1.6 s; this, ~0.35-0.45 s.
   // `settled()` means indexes caught up: a GSI still being backfilled has not.
   const backfills = new Set<Promise<void>>();
+  // Where each running backfill stands (the console's Tables view shows done / total).
+  const progress = new Map<SecondaryIndex, () => BackfillProgress>();
   const stopSettling = engine.addSettler(async () => {
     while (backfills.size > 0) await Promise.allSettled([...backfills]);
   });
   engine.indexes.builder = (table, index) => {
     const running = backfill(table, index);
     backfills.add(running);
-    void running.finally(() => backfills.delete(running)).catch(() => {});
+    void running
+      .finally(() => {
+        backfills.delete(running);
+        progress.delete(index);
+      })
+      .catch(() => {});
     return running;
   };
   const backfill = async (table: Table, index: SecondaryIndex): Promise<void> => {
@@ -216,38 +225,43 @@ export function startGsiMaintainer(options: GsiMaintainerOptions): GsiMaintainer
     // would hash each one.
     const items: StoredItem[] = [];
     for (const { item } of table.items.unordered()) items.push(item);
+    const started = performance.now();
+    let done = 0;
+    const now = (finished: boolean): BackfillProgress => ({
+      tableName: table.name,
+      indexName: index.name,
+      done,
+      total: items.length,
+      elapsedMs: performance.now() - started,
+      finished,
+    });
+    // From here, before waiting for the batch in flight: the index is being built.
+    if (items.length > 0) progress.set(index, () => now(false));
     const enabled = mapping.running;
     mapping.stop();
     while (mapping.counters.inFlight > 0) await new Promise((resolve) => setImmediate(resolve));
     const live = () =>
       region.tables.get(table.name) === table && table.globalSecondaryIndexes.get(index.name) === index;
-    const started = performance.now();
     let reported = started;
-    const report = (done: number, finished: boolean) => {
+    const report = (finished: boolean) => {
       // An empty table has nothing to backfill, nor to report.
-      if (items.length === 0) return;
-      options.onBackfill?.({
-        tableName: table.name,
-        indexName: index.name,
-        done,
-        total: items.length,
-        elapsedMs: performance.now() - started,
-        finished,
-      });
+      if (items.length > 0) options.onBackfill?.(now(finished));
     };
-    report(0, false);
+    report(false);
     // Chunks keep the event loop turning (requests, timers) while a large table is indexed.
-    let done = 0;
     for (let from = 0; from < items.length && live(); from += BACKFILL_CHUNK) {
       done = Math.min(items.length, from + BACKFILL_CHUNK);
       fillEntries(table, index, items, from, done);
       if (done < items.length && performance.now() - reported >= BACKFILL_REPORT_INTERVAL_MS) {
         reported = performance.now();
-        report(done, false);
+        report(false);
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (live()) report(items.length, true);
+    if (live()) {
+      done = items.length;
+      report(true);
+    }
     if (enabled && mappings.get(table.tableId)?.mapping === mapping) mapping.start();
   };
 
@@ -260,6 +274,9 @@ export function startGsiMaintainer(options: GsiMaintainerOptions): GsiMaintainer
     resume() {
       paused = false;
       for (const { mapping } of mappings.values()) manager.enable(mapping.uuid);
+    },
+    backfills() {
+      return [...progress.values()].map((now) => now());
     },
     lag() {
       const lags: IndexLag[] = [];

@@ -191,7 +191,9 @@ describe('gsi-maintainer mapping', () => {
     // The backfill yields between chunks: writes land meanwhile, and reach the index afterwards.
     const next = random(5);
     let turns = 0;
+    const progress: { done: number; total: number }[] = [];
     while (!backfilled) {
+      for (const { done, total } of gsi.backfills()) progress.push({ done, total });
       for (let i = 0; i < 20; i++) {
         const [operation, input] = randomWrite(next, 'Scores');
         both(operation, input);
@@ -209,6 +211,10 @@ describe('gsi-maintainer mapping', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(turns).toBeGreaterThan(1);
+    // Where the backfill stands, as the console's Tables view shows it: done / the items it found.
+    expect(progress.every(({ total }) => total === 3_500)).toBe(true);
+    expect(progress.some(({ done }) => done > 0 && done < 3_500)).toBe(true);
+    expect(gsi.backfills()).toEqual([]);
     await engine.settled();
     expect(indexItems(engine, 'Scores', 'ByGame')).toEqual(indexItems(oracle, 'Scores', 'ByGame'));
     expect(gsi.lag()).toEqual([{ tableName: 'Scores', indexName: 'ByGame', backlog: 0, lagMs: 0 }]);

@@ -169,7 +169,9 @@ function invocationRow(invocation: Invocation) {
     h(
       'span',
       {},
-      `${time(invocation.startedAt)} · ${duration(invocation.durationMs)} · ${invocation.records} records`,
+      `${time(invocation.startedAt)} · `,
+      h('span', { class: 'duration' }, duration(invocation.durationMs)),
+      ` · ${invocation.records} records`,
     ),
     invocation.error === undefined
       ? undefined

@@ -192,7 +192,7 @@ export function renderMapping(element: HTMLElement, uuid: string | undefined): (
             time(batch.startedAt),
             String(batch.records),
             `${batch.firstSequenceNumber ?? ''} … ${batch.lastSequenceNumber ?? ''}`,
-            duration(batch.durationMs),
+            h('span', { class: 'duration' }, duration(batch.durationMs)),
             batch.status === 'error'
               ? h('span', { class: 'error' }, `${batch.error?.errorType}: ${batch.error?.errorMessage}`)
               : batch.batchItemFailures.length > 0

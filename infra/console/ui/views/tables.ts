@@ -17,6 +17,7 @@ export interface TableSummary {
     ItemCount: number;
     backlog: number;
     lagMs: number;
+    backfill?: { done: number; total: number };
   }[];
   LocalSecondaryIndexes: { IndexName: string; KeySchema: unknown }[];
   TimeToLive: { status: string; attributeName?: string };
@@ -50,7 +51,15 @@ export function renderTables(element: HTMLElement): () => void {
                     'div',
                     { class: 'index' },
                     `${index.IndexName}: ${index.IndexStatus}`,
-                    index.Backfilling ? ' (backfilling)' : '',
+                    index.backfill !== undefined
+                      ? h(
+                          'span',
+                          { class: 'backfill', 'data-testid': `backfill-${index.IndexName}` },
+                          ` (backfilling: ${backfillText(index.backfill)})`,
+                        )
+                      : index.Backfilling
+                        ? ' (backfilling)'
+                        : '',
                     index.backlog > 0
                       ? `, ${index.backlog} behind (${duration(index.lagMs)})`
                       : ', caught up',
@@ -74,6 +83,12 @@ export function renderTables(element: HTMLElement): () => void {
   };
   void load();
   return on('tick', () => void load());
+}
+
+/** `2,000 / 5,000 items (40%)` */
+function backfillText({ done, total }: { done: number; total: number }): string {
+  const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
+  return `${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} items (${percent}%)`;
 }
 
 type Mode = 'plain' | 'dynamodb';

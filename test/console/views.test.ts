@@ -1,0 +1,244 @@
+import { CreateTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EddyConfig } from '../../infra/config.js';
+import { startStack, type TestStack } from '../../infra/testing/index.js';
+import { type Chromium, HAS_CHROMIUM, openChromium, screenshot } from './chromium.js';
+import { FAILURES_QUEUE } from './fixture.js';
+
+/**
+ * The console's views in Chromium, each on the same fixed data and virtual clock (the test kit
+ * starts at 2026-01-01), so that with EDDY_SCREENSHOTS=1 (`npm run screenshots`) they write
+ * the README's screenshots, docs/images/console-*.png, the same on every run. One browser and one
+ * stack for the file, reset before each test.
+ */
+const config: EddyConfig = {
+  tables: [
+    {
+      TableName: 'Orders',
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'status', AttributeType: 'S' },
+      ],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byStatus',
+          KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    },
+  ],
+  functions: {
+    onOrder: {
+      handler: './handled-in-process.mjs',
+      events: [
+        {
+          stream: {
+            table: 'Orders',
+            StartingPosition: 'TRIM_HORIZON',
+            BatchSize: 10,
+            MaximumRetryAttempts: 0,
+            BisectBatchOnFunctionError: true,
+            DestinationConfig: { OnFailure: { Destination: FAILURES_QUEUE } },
+          },
+        },
+      ],
+    },
+  },
+};
+
+/** While set, an invocation waits for it before it runs (an in-flight batch to look at). */
+let gate: Promise<void> | undefined;
+
+/** Logs each order; a batch with a `poison` order fails. */
+const onOrder = async (event: DynamoDBStreamEvent) => {
+  if (gate !== undefined) await gate;
+  for (const record of event.Records) {
+    const image = record.dynamodb?.NewImage;
+    console.log(`order ${record.dynamodb?.Keys?.pk?.S} ${record.eventName} ${image?.status?.S ?? ''}`);
+    if (image?.status?.S === 'poison') throw new Error(`poison order ${record.dynamodb?.Keys?.pk?.S}`);
+  }
+  return {};
+};
+
+const ORDERS = [
+  { pk: 'order-1001', status: 'placed', total: 42.5, customer: 'ada' },
+  { pk: 'order-1002', status: 'placed', total: 17, customer: 'grace' },
+  { pk: 'order-1003', status: 'shipped', total: 99.99, customer: 'edsger' },
+  { pk: 'order-1004', status: 'placed', total: 5.25, customer: 'barbara' },
+];
+
+describe.skipIf(!HAS_CHROMIUM)('the console views in Chromium', () => {
+  let stack: TestStack;
+  let url: string;
+  let chromium: Chromium;
+  let page: Page;
+
+  beforeAll(async () => {
+    stack = await startStack(config, { handlers: { onOrder } });
+    url = await stack.openConsole();
+    chromium = await openChromium();
+    page = chromium.page;
+    await page.goto(`${url}#/tables`);
+    await page.locator('body[data-live="open"]').waitFor();
+  }, 60_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await stack?.close();
+  });
+
+  beforeEach(async () => {
+    gate = undefined;
+    await stack.reset();
+  });
+
+  const open = async (hash: string) => {
+    await page.evaluate((target) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = target;
+    }, hash);
+  };
+
+  /** A screenshot (EDDY_SCREENSHOTS=1) once the header shows the stack's virtual time. */
+  const shot = async (name: string) => {
+    const now = new Date(stack.clock.now()).toISOString().replace('T', ' ').replace('Z', '');
+    await expect.poll(() => page.getByTestId('clock').innerText()).toContain(now);
+    await screenshot(page, name);
+  };
+
+  /** The same orders every time, one of them shipped a minute later. */
+  const placeOrders = async () => {
+    for (const order of ORDERS)
+      await stack.documentClient.send(new PutCommand({ TableName: 'Orders', Item: order }));
+    await stack.advance('1m');
+    await stack.client.send(
+      new PutItemCommand({
+        TableName: 'Orders',
+        Item: {
+          pk: { S: 'order-1001' },
+          status: { S: 'shipped' },
+          total: { N: '42.5' },
+          customer: { S: 'ada' },
+        },
+      }),
+    );
+    await stack.advance('1s');
+  };
+
+  it('shows a GSI being backfilled as items done of the items to index, then caught up', async () => {
+    await stack.client.send(
+      new CreateTableCommand({
+        TableName: 'Events',
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      }),
+    );
+    const TOTAL = 5_000;
+    for (let i = 0; i < TOTAL; i++)
+      stack.engine.execute('PutItem', {
+        TableName: 'Events',
+        Item: { id: { S: `e${i}` }, kind: { S: i % 2 === 0 ? 'click' : 'view' } },
+      });
+    await open('#/tables');
+    const events = page.getByTestId('tables').locator('tbody tr', { hasText: 'Events' });
+    await events.waitFor();
+    // The backfill takes a few turns of the event loop only (1,000 items a turn): the page's
+    // next read of the tables adds the index, then asks the server until its (real) answer
+    // shows the index backfilling, and shows that one; the reads after it wait until the test
+    // has looked.
+    let armed = true;
+    let release = () => {};
+    const looked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/_eddy/api/tables', async (route) => {
+      if (!armed) {
+        await looked;
+        // Unrouting may have let it through already.
+        return route.continue().catch(() => {});
+      }
+      armed = false;
+      stack.engine.execute('UpdateTable', {
+        TableName: 'Events',
+        AttributeDefinitions: [{ AttributeName: 'kind', AttributeType: 'S' }],
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: 'byKind',
+              KeySchema: [{ AttributeName: 'kind', KeyType: 'HASH' }],
+              Projection: { ProjectionType: 'KEYS_ONLY' },
+            },
+          },
+        ],
+      });
+      for (;;) {
+        const response = await route.fetch();
+        const body = await response.text();
+        if (body.includes('"backfill"') || !body.includes('CREATING'))
+          return route.fulfill({ response, body });
+      }
+    });
+    const progress = page.getByTestId('backfill-byKind');
+    expect(await progress.innerText()).toMatch(/^ ?\(backfilling: [\d,]+ \/ 5,000 items \(\d+%\)\)$/);
+    expect(await events.innerText()).toContain('byKind: CREATING');
+    release();
+    await page.unroute('**/_eddy/api/tables');
+
+    await stack.settled();
+    await expect.poll(() => events.innerText()).toContain('byKind: ACTIVE, caught up');
+    expect(await progress.count()).toBe(0);
+  });
+
+  it('lists the tables (screenshot: tables)', async () => {
+    await placeOrders();
+    await open('#/tables');
+    const orders = page.getByTestId('tables').locator('tbody tr', { hasText: 'Orders' });
+    await expect.poll(() => orders.innerText()).toContain('byStatus: ACTIVE, caught up');
+    await expect.poll(() => orders.innerText()).toContain('NEW_AND_OLD_IMAGES, 5 records');
+    await shot('tables');
+  });
+
+  it('browses the items (screenshot: items)', async () => {
+    await placeOrders();
+    await open('#/tables/Orders');
+    const items = page.getByTestId('items');
+    await items.locator('tbody tr', { hasText: 'order-1004' }).waitFor();
+    expect(await items.locator('tbody tr').count()).toBe(4);
+    await shot('items');
+  });
+
+  it('tails the stream with what changed (screenshot: stream)', async () => {
+    await placeOrders();
+    await open('#/streams/Orders');
+    const modify = page.getByTestId('tail').locator('li[data-event="MODIFY"]', { hasText: 'pk=order-1001' });
+    await modify.waitFor();
+    expect(await modify.locator('ul.diff').innerText()).toBe('status: "placed" → "shipped"');
+    await shot('stream');
+  });
+
+  it('shows the handler runs with their logs (screenshot: functions)', async () => {
+    await placeOrders();
+    await open('#/functions/onOrder');
+    const runs = page.getByTestId('invocations').locator('li.invocation');
+    await expect.poll(() => runs.count()).toBe(5);
+    expect(await runs.first().innerText()).toContain('order order-1001 MODIFY shipped');
+    await shot('functions');
+  });
+
+  it('draws the flow (screenshot: flow)', async () => {
+    await placeOrders();
+    await open('#/flow');
+    const flow = page.getByTestId('flow');
+    await flow.locator('[data-node="function:onOrder"]').waitFor();
+    await flow.locator('[data-node^="destination:"]').waitFor();
+    await shot('flow');
+  });
+});
