@@ -30,6 +30,7 @@ export const concatMap = load('concatMap', 'operators/concatMap');
 export const concatWith = load('concatWith', 'operators/concatWith');
 export const expand = load('expand', 'operators/expand');
 export const filter = load('filter', 'operators/filter');
+export const finalize = load('finalize', 'operators/finalize');
 export const groupBy = load('groupBy', 'operators/groupBy');
 export const ignoreElements = load('ignoreElements', 'operators/ignoreElements');
 export const map = load('map', 'operators/map');

@@ -20,7 +20,7 @@ import type { MappedFunction } from './invoke.js';
 import type { PendingRecord } from './records.js';
 import { type MappingCounters, type MappingRuntime, newCounters } from './runtime.js';
 import type { MappingSettings } from './settings.js';
-import { ShardWork } from './shardWork.js';
+import { type BatchInFlight, ShardWork } from './shardWork.js';
 
 /** Where a mapping reads: a table's DynamoDB stream, or its internal feed (built-in functions). */
 export type MappingSource =
@@ -405,6 +405,7 @@ export class EventSourceMapping {
     finished: boolean;
     inProgress: number;
     unread: number;
+    inFlight: BatchInFlight[];
   }[] {
     const checkpoint = this.checkpoint().shards;
     return Object.entries(checkpoint).map(([shardId, entry]) => {
@@ -415,6 +416,7 @@ export class EventSourceMapping {
         finished: entry.finished,
         inProgress: work?.tracker.count ?? 0,
         unread: work?.cursor.available() ?? 0,
+        inFlight: work?.inFlight() ?? [],
       };
     });
   }

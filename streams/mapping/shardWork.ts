@@ -16,7 +16,12 @@ import type { RecordCursor } from './cursors.js';
 import { invocationRecord } from './failureRecord.js';
 import { batchRecords } from './operators/batchRecords.js';
 import { delayRecords } from './operators/delayRecords.js';
-import { type DeliveryPolicy, type DeliveryReport, deliverBatches } from './operators/deliverBatches.js';
+import {
+  type DeliveryAttempt,
+  type DeliveryPolicy,
+  type DeliveryReport,
+  deliverBatches,
+} from './operators/deliverBatches.js';
 import { filterRecords } from './operators/filterRecords.js';
 import { partitionByKey } from './operators/partitionByKey.js';
 import { OutstandingRecords } from './outstanding.js';
@@ -31,6 +36,25 @@ import {
 import { type AttemptOutcome, classifyResult, type ResponseRules } from './responses.js';
 import type { MappingRuntime } from './runtime.js';
 import { deliverWindows } from './windowDelivery.js';
+
+/**
+ * A batch being delivered, as the inspection API and the console show it: the part of it invoked
+ * now (or waiting to be retried), and the bisections that split it.
+ */
+export interface BatchInFlight {
+  readonly batchSize: number;
+  readonly records: number;
+  readonly firstSequenceNumber: string;
+  readonly lastSequenceNumber: string;
+  /** 1 for the first invocation of these records, 2 for their first retry, ... */
+  readonly attempt: number;
+  /** How many times these records were split off the batch (BisectBatchOnFunctionError). */
+  readonly bisections: number;
+  /** Parts of the batch waiting for their turn after these records. */
+  readonly partsWaiting: number;
+  /** The function runs now; otherwise the records wait for their retry. */
+  readonly invoking: boolean;
+}
 
 /** Most records read per poll (GetRecords returns at most 1000, docs/streams-and-lambda.md §1.5.5). */
 const CHUNK_SIZE = 1000;
@@ -48,6 +72,9 @@ export class ShardWork {
   /** The mapping stopped this work: late results must not move the (shared) checkpoint. */
   private detached = false;
   private skipsSeen = 0;
+  /** The batches being delivered (one per lane), and the records being invoked. */
+  private readonly deliveries = new Map<readonly PendingRecord[], DeliveryAttempt<PendingRecord>>();
+  private readonly invoking = new Set<readonly PendingRecord[]>();
 
   constructor(
     readonly runtime: MappingRuntime,
@@ -195,7 +222,25 @@ export class ShardWork {
         : { isExpired: (record: PendingRecord) => clock.now() - record.event.at > maxRecordAgeMs }),
       retryDelayMs: (retry) => this.runtime.retryDelayMs(retry),
       scheduler,
+      observe: (batch, attempt) => {
+        if (attempt === undefined) this.deliveries.delete(batch);
+        else this.deliveries.set(batch, attempt);
+      },
     };
+  }
+
+  /** The batches being delivered now, oldest lane first. */
+  inFlight(): BatchInFlight[] {
+    return [...this.deliveries].map(([batch, attempt]) => ({
+      batchSize: batch.length,
+      records: attempt.records.length,
+      firstSequenceNumber: attempt.records[0]?.sequenceNumber ?? '',
+      lastSequenceNumber: attempt.records[attempt.records.length - 1]?.sequenceNumber ?? '',
+      attempt: attempt.attempt,
+      bisections: attempt.bisections,
+      partsWaiting: attempt.partsWaiting,
+      invoking: this.invoking.has(attempt.records),
+    }));
   }
 
   /** Invokes the function and classifies the result (docs/streams-and-lambda.md §2.3, §2.4). */
@@ -208,10 +253,12 @@ export class ShardWork {
     counters.invocations++;
     counters.inFlight++;
     this.busy++;
+    this.invoking.add(records);
     try {
       const result = await fn.invoke(event);
       return classifyResult(result, () => records.map((record) => record.sequenceNumber), rules);
     } finally {
+      this.invoking.delete(records);
       counters.inFlight--;
       this.busy--;
       this.runtime.changed();

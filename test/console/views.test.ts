@@ -1,4 +1,5 @@
 import { CreateTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { ListEventSourceMappingsCommand, UpdateEventSourceMappingCommand } from '@aws-sdk/client-lambda';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type { Page } from 'playwright-core';
@@ -54,12 +55,12 @@ const config: EddyConfig = {
   },
 };
 
-/** While set, an invocation waits for it before it runs (an in-flight batch to look at). */
-let gate: Promise<void> | undefined;
+/** While set, an invocation of two records waits for it (a bisected batch in flight to look at). */
+let holdHalves: Promise<void> | undefined;
 
 /** Logs each order; a batch with a `poison` order fails. */
 const onOrder = async (event: DynamoDBStreamEvent) => {
-  if (gate !== undefined) await gate;
+  if (holdHalves !== undefined && event.Records.length === 2) await holdHalves;
   for (const record of event.Records) {
     const image = record.dynamodb?.NewImage;
     console.log(`order ${record.dynamodb?.Keys?.pk?.S} ${record.eventName} ${image?.status?.S ?? ''}`);
@@ -96,7 +97,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console views in Chromium', () => {
   });
 
   beforeEach(async () => {
-    gate = undefined;
+    holdHalves = undefined;
     await stack.reset();
   });
 
@@ -195,6 +196,42 @@ describe.skipIf(!HAS_CHROMIUM)('the console views in Chromium', () => {
     await stack.settled();
     await expect.poll(() => events.innerText()).toContain('byKind: ACTIVE, caught up');
     expect(await progress.count()).toBe(0);
+  });
+
+  it('shows the batch in flight, bisected after a failure, on the mapping view (screenshot: mapping)', async () => {
+    const [mapping] =
+      (await stack.lambda.send(new ListEventSourceMappingsCommand({ FunctionName: 'onOrder' })))
+        .EventSourceMappings ?? [];
+    const UUID = mapping!.UUID!;
+    // Four changes of one order (one shard), read as one batch once the mapping is enabled.
+    await stack.lambda.send(new UpdateEventSourceMappingCommand({ UUID, Enabled: false }));
+    await stack.settled();
+    for (const status of ['placed', 'paid', 'poison', 'shipped'])
+      await stack.documentClient.send(
+        new PutCommand({ TableName: 'Orders', Item: { pk: 'order-2001', status, total: 12 } }),
+      );
+    let release = () => {};
+    holdHalves = new Promise((resolve) => {
+      release = resolve;
+    });
+    await open(`#/mappings/${UUID}`);
+    await page.getByTestId('in-flight').getByText('No batch being delivered.').waitFor();
+    await stack.lambda.send(new UpdateEventSourceMappingCommand({ UUID, Enabled: true }));
+    // The batch of 4 fails (the poison order), is split, and its first half waits in the handler.
+    const inFlight = page.getByTestId('in-flight').locator('li');
+    await expect
+      .poll(() => inFlight.innerText())
+      .toMatch(
+        /^shardId-\d{20}-[0-9a-f]{8}: batch of 4 records, bisected: 2 of them \(split 1×, 1 part waiting\), #\d+ … #\d+, first attempt, invoking the function$/,
+      );
+    await expect.poll(() => page.getByTestId('batches').locator('tbody tr').count()).toBe(1);
+    expect(await page.getByTestId('batches').innerText()).toContain('Error: poison order order-2001');
+    await shot('mapping');
+
+    release();
+    await stack.settled();
+    await page.getByTestId('in-flight').getByText('No batch being delivered.').waitFor();
+    expect(stack.destination('onOrder')).toHaveLength(1);
   });
 
   it('lists the tables (screenshot: tables)', async () => {

@@ -4,6 +4,7 @@ import {
   defer,
   EMPTY,
   expand,
+  finalize,
   from,
   map,
   mergeMap,
@@ -34,6 +35,23 @@ export interface DeliveryPolicy<T> {
   /** Wait before retry `n` (1-based) on the scheduler's clock. */
   readonly retryDelayMs?: (retry: number) => number;
   readonly scheduler: SchedulerLike;
+  /**
+   * Told where a batch's delivery stands before each invocation, and `undefined` once every
+   * record of the batch is done (the console's in-flight view, docs/console.md).
+   */
+  readonly observe?: (batch: readonly T[], attempt: DeliveryAttempt<T> | undefined) => void;
+}
+
+/** One invocation of (part of) a batch, as `observe` hears of it. */
+export interface DeliveryAttempt<T> {
+  /** The records invoked now: the batch, or the part of it a bisection split off. */
+  readonly records: readonly T[];
+  /** 1 for the first invocation of these records, 2 for their first retry, ... */
+  readonly attempt: number;
+  /** How many times these records were split off the batch (0: the whole batch). */
+  readonly bisections: number;
+  /** Parts of the batch waiting for their turn after these records. */
+  readonly partsWaiting: number;
 }
 
 /** What happened to records of a batch. */
@@ -59,6 +77,8 @@ export type DeliveryReport<T> =
 interface Part<T> {
   readonly records: T[];
   readonly attempts: number;
+  /** Bisections that split these records off the batch. */
+  readonly depth?: number;
   readonly last?: { readonly requestId: string; readonly functionError: 'Unhandled' | null };
 }
 
@@ -105,13 +125,15 @@ export function deliverBatch<T>(
   policy: DeliveryPolicy<T>,
 ): Observable<DeliveryReport<T>> {
   const first: Step<T> = { reports: [], queue: [{ records: [...batch], attempts: 0 }], delayMs: 0 };
-  return of(first).pipe(
-    expand((step) => (step.queue.length === 0 ? EMPTY : runHead(step, policy)), 1),
+  const observed = policy.observe;
+  const steps = of(first).pipe(
+    expand((step) => (step.queue.length === 0 ? EMPTY : runHead(step, policy, batch)), 1),
     mergeMap((step) => step.reports),
   );
+  return observed === undefined ? steps : steps.pipe(finalize(() => observed(batch, undefined)));
 }
 
-function runHead<T>(step: Step<T>, policy: DeliveryPolicy<T>): Observable<Step<T>> {
+function runHead<T>(step: Step<T>, policy: DeliveryPolicy<T>, batch: readonly T[]): Observable<Step<T>> {
   const [part, ...rest] = step.queue as [Part<T>, ...Part<T>[]];
   const start = step.delayMs > 0 ? timer(step.delayMs, policy.scheduler) : of(0);
   return start.pipe(
@@ -134,6 +156,12 @@ function runHead<T>(step: Step<T>, policy: DeliveryPolicy<T>): Observable<Step<T
       }
       const reports: DeliveryReport<T>[] = [];
       const current: Part<T> = { ...part, records };
+      policy.observe?.(batch, {
+        records,
+        attempt: part.attempts + 1,
+        bisections: part.depth ?? 0,
+        partsWaiting: rest.length,
+      });
       return defer(() => from(policy.attempt(records))).pipe(
         take(1),
         map((outcome) => decide(current, outcome, rest, reports, policy)),
@@ -167,6 +195,7 @@ function decide<T>(
     const remaining: Part<T> = {
       records: records.slice(outcome.failedIndex),
       attempts,
+      ...(part.depth === undefined ? {} : { depth: part.depth }),
       last: { requestId: outcome.requestId, functionError: null },
     };
     return retryOrDiscard(remaining, rest, reports, policy);
@@ -174,13 +203,14 @@ function decide<T>(
   const last = { requestId: outcome.requestId, functionError: outcome.functionError };
   if (policy.bisectOnError && records.length > 1) {
     const middle = Math.ceil(records.length / 2);
+    const depth = (part.depth ?? 0) + 1;
     const halves: Part<T>[] = [
-      { records: records.slice(0, middle), attempts: 0, last },
-      { records: records.slice(middle), attempts: 0, last },
+      { records: records.slice(0, middle), attempts: 0, depth, last },
+      { records: records.slice(middle), attempts: 0, depth, last },
     ];
     return { reports, queue: [...halves, ...rest], delayMs: 0 };
   }
-  return retryOrDiscard({ records, attempts, last }, rest, reports, policy);
+  return retryOrDiscard({ ...part, records, attempts, last }, rest, reports, policy);
 }
 
 function retryOrDiscard<T>(

@@ -334,6 +334,40 @@ describe('deliverBatches', () => {
     });
   });
 
+  it('tells where a batch stands before each invocation: the part, its attempt, its bisections', () => {
+    const scheduler = testScheduler();
+    const seen: string[] = [];
+    scheduler.run(({ cold }) => {
+      const attempt = (records: readonly string[]) =>
+        cold('-o|', { o: records.includes('bad') ? failure : success });
+      const delivered = cold('-a|', { a: ['ok', 'bad', 'ok2'] }).pipe(
+        deliverBatches<string>({
+          attempt,
+          maximumRetryAttempts: 1,
+          bisectOnError: true,
+          retryDelayMs: () => 2,
+          scheduler,
+          observe: (batch, at) =>
+            seen.push(
+              at === undefined
+                ? `${batch.length} done`
+                : `${at.records.join('+')} attempt ${at.attempt}, ${at.bisections} bisections, ${at.partsWaiting} waiting`,
+            ),
+        }),
+      );
+      delivered.subscribe();
+    });
+    expect(seen).toEqual([
+      'ok+bad+ok2 attempt 1, 0 bisections, 0 waiting',
+      'ok+bad attempt 1, 1 bisections, 1 waiting',
+      'ok attempt 1, 2 bisections, 2 waiting',
+      'bad attempt 1, 2 bisections, 1 waiting',
+      'bad attempt 2, 2 bisections, 1 waiting',
+      'ok2 attempt 1, 1 bisections, 0 waiting',
+      '3 done',
+    ]);
+  });
+
   it('discards leading expired records without invoking, and turns a failing attempt into an invoke error', () => {
     const scheduler = testScheduler();
     scheduler.run(({ cold, expectObservable }) => {

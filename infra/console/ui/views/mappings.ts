@@ -28,9 +28,36 @@ export interface Mapping {
     finished: boolean;
     inProgress: number;
     unread: number;
+    inFlight: BatchInFlight[];
   }[];
   internal: boolean;
   configuration?: Record<string, unknown>;
+}
+
+/** A batch being delivered (the inspection's `shards[].inFlight`). */
+export interface BatchInFlight {
+  batchSize: number;
+  records: number;
+  firstSequenceNumber: string;
+  lastSequenceNumber: string;
+  attempt: number;
+  bisections: number;
+  partsWaiting: number;
+  invoking: boolean;
+}
+
+/**
+ * `batch of 4 records, bisected: 2 of them (split 1×, 1 part waiting), #…1 … #…2, retry 1,
+ * invoking the function`
+ */
+function inFlightText(batch: BatchInFlight): string {
+  const what =
+    batch.bisections === 0
+      ? `batch of ${batch.records} records`
+      : `batch of ${batch.batchSize} records, bisected: ${batch.records} of them (split ${batch.bisections}×, ${batch.partsWaiting} ${batch.partsWaiting === 1 ? 'part' : 'parts'} waiting)`;
+  const range = `#${batch.firstSequenceNumber} … #${batch.lastSequenceNumber}`;
+  const attempt = batch.attempt === 1 ? 'first attempt' : `retry ${batch.attempt - 1}`;
+  return `${what}, ${range}, ${attempt}, ${batch.invoking ? 'invoking the function' : 'waiting to retry'}`;
 }
 
 export interface Invocation {
@@ -182,6 +209,26 @@ export function renderMapping(element: HTMLElement, uuid: string | undefined): (
           ]),
           { 'data-testid': 'mapping-shards' },
         ),
+      );
+      const inFlight = mapping.shards.flatMap((shard) =>
+        shard.inFlight.map((batch) => ({ shardId: shard.shardId, batch })),
+      );
+      head.append(
+        h('h3', {}, 'In flight'),
+        inFlight.length === 0
+          ? h('p', { class: 'muted', 'data-testid': 'in-flight' }, 'No batch being delivered.')
+          : h(
+              'ul',
+              { 'data-testid': 'in-flight' },
+              inFlight.map(({ shardId, batch }) =>
+                h(
+                  'li',
+                  { class: batch.bisections > 0 || batch.attempt > 1 ? 'warn' : '' },
+                  h('span', { class: 'muted' }, `${shardId}: `),
+                  inFlightText(batch),
+                ),
+              ),
+            ),
       );
       const { Batches } = await get<{ Batches: Invocation[] }>(`event-source-mappings/${uuid}/batches`);
       fill(
