@@ -48,6 +48,19 @@ const CONTENT_TYPES: Record<ArchiveFormat, string> = {
 
 const KNOWN_OPTIONS = new Set(['format', 'prefix', 'manifests', 'gzipLevel', 'storageClass']);
 
+/** What a sink wrote for one table since it started (the console's Archive view). */
+export interface ArchivedTable {
+  readonly tableName: string;
+  /** Objects written; a batch written again after a retry counts again. */
+  readonly objects: number;
+  /** Items in those objects. */
+  readonly records: number;
+  readonly bytes: number;
+  readonly lastKey: string;
+  /** ApproximateCreationDateTime of the newest record archived, epoch seconds. */
+  readonly lastCreatedAt: number;
+}
+
 export class ArchiveSink implements Sink {
   readonly format: ArchiveFormat;
   readonly prefix: string;
@@ -57,6 +70,7 @@ export class ArchiveSink implements Sink {
   /** Puts waiting for their partition's next group commit, and partitions being committed. */
   private readonly waiting = new Map<string, PendingPut[]>();
   private readonly committing = new Set<string>();
+  private readonly tally = new Map<string, ArchivedTable>();
 
   constructor(
     readonly store: ObjectStore,
@@ -111,8 +125,10 @@ export class ArchiveSink implements Sink {
         this.waiting.delete(partition);
         try {
           await this.commitGroup(partition, group);
-          for (const put of group)
+          for (const put of group) {
+            this.count(put);
             put.resolve({ key: put.key, itemCount: put.batch.items.length, bytes: put.body.length });
+          }
         } catch (error) {
           for (const put of group) put.reject(error);
         }
@@ -120,6 +136,23 @@ export class ArchiveSink implements Sink {
     } finally {
       this.committing.delete(partition);
     }
+  }
+
+  /** Per table: the objects written so far, their records and the newest one. */
+  written(): ArchivedTable[] {
+    return [...this.tally.values()].sort((a, b) => a.tableName.localeCompare(b.tableName));
+  }
+
+  private count({ batch, key, body }: PendingPut): void {
+    const known = this.tally.get(batch.tableName);
+    this.tally.set(batch.tableName, {
+      tableName: batch.tableName,
+      objects: (known?.objects ?? 0) + 1,
+      records: (known?.records ?? 0) + batch.items.length,
+      bytes: (known?.bytes ?? 0) + body.length,
+      lastKey: key,
+      lastCreatedAt: Math.max(known?.lastCreatedAt ?? 0, batch.lastCreatedAt),
+    });
   }
 
   private async commitGroup(partition: string, group: readonly PendingPut[]): Promise<void> {

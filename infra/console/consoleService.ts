@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DynamoDbError } from '../../core/errors/index.js';
 import { LambdaServiceError } from '../../streams/mapping/errors.js';
 import type { RestAnswer, RestRequest, RestRoute, RestService } from '../host/restService.js';
+import { archiveSummary } from './archive.js';
 import { type ConsoleAssets, consolePage, loadConsoleAssets } from './assets.js';
 import { listFailedBatches, recordsOfBatch } from './failedBatches.js';
 import { flowOf } from './flow.js';
@@ -32,6 +33,7 @@ const API_ROOTS = [
   'invoke',
   'failed-batches',
   'ttl',
+  'archive',
   'flow',
   'live',
   'clock',
@@ -223,6 +225,9 @@ export function consoleService(
     }),
     read('GET', `${CONSOLE_API_PATH}/ttl`, 'TtlStatus', () =>
       json({ Ttl: sources.ttl()?.status() ?? null, RecentDeletions: recentTtlDeletions(sources) }),
+    ),
+    read('GET', `${CONSOLE_API_PATH}/archive`, 'ArchiveStatus', () =>
+      json({ Archive: archiveSummary(sources) ?? null }),
     ),
     read('GET', `${CONSOLE_API_PATH}/flow`, 'Flow', () => json(flowOf(sources))),
     read('GET', `${CONSOLE_API_PATH}/live`, 'Live', () => ({

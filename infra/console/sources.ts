@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Engine } from '../../core/engine.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
 import type { MappingManager } from '../../streams/mapping/index.js';
+import type { ArchiveSink } from '../archive/archiveSink.js';
 import type { LocalDestinations } from '../destinations/localDestinations.js';
 import type { GsiMaintainer } from '../functions/gsiMaintainer.js';
 import type { LocalFunctions } from '../functions/localFunctions.js';
@@ -23,6 +24,8 @@ export interface ConsoleSources {
   readonly lambdaApi: LambdaBackend;
   gsi(): GsiMaintainer | undefined;
   ttl(): TtlExpirer | undefined;
+  /** The TTL archive's sink and archived tables, when the stack archives. */
+  archive?(): { readonly sink: ArchiveSink; readonly tables: readonly string[] } | undefined;
   readonly clock: Clock;
   readonly accountId: string;
   readonly region: string;

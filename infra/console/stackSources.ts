@@ -18,6 +18,7 @@ export function stackConsoleSources(
     lambdaApi: stack.lambdaApi,
     gsi: () => stack.gsi,
     ttl: () => stack.ttl,
+    archive: () => stack.archive,
     clock: stack.engine.clock,
     accountId: stack.engine.defaultAccountId,
     region: stack.engine.defaultRegion,

@@ -357,10 +357,13 @@ export class LocalStack {
   /** stackArchive.ts, once `start` has loaded it (when the config archives). */
   private archiving: { startArchive: typeof startArchive } | undefined;
 
+  /** The archive's sink and tables, while the config archives (the console's Archive view). */
+  archive: ReturnType<typeof startArchive>;
+
   /** TTL archival (stackArchive.ts), on the config's archived tables. */
   private startArchive(baseDirectory: string): void {
     const { engine, functions, streamBindings, environment } = this;
-    this.archiving?.startArchive(this.config.archive, {
+    this.archive = this.archiving?.startArchive(this.config.archive, {
       engine,
       functions,
       streamBindings,

@@ -1,4 +1,5 @@
 import type { Engine } from '../../core/engine.js';
+import type { ArchiveSink } from '../archive/archiveSink.js';
 import { archiverBinding, archiveSinkOf } from '../archive/binding.js';
 import { BindingError } from '../bindings.js';
 import type { ArchiveConfig } from '../config.js';
@@ -22,8 +23,11 @@ export interface ArchiveWiring {
  * name, so it follows a recreated table as the project's bindings do).
  * @throws BindingError when an archived table's stream carries no old images.
  */
-export function startArchive(archive: ArchiveConfig | undefined, wiring: ArchiveWiring): void {
-  if (archive === undefined) return;
+export function startArchive(
+  archive: ArchiveConfig | undefined,
+  wiring: ArchiveWiring,
+): { sink: ArchiveSink; tables: readonly string[] } | undefined {
+  if (archive === undefined) return undefined;
   const sink = archiveSinkOf(archive.sink as never, {
     cwd: wiring.baseDirectory,
     placeholderCredentials: () => wiring.environment.has('AWS_ACCESS_KEY_ID'),
@@ -48,4 +52,5 @@ export function startArchive(archive: ArchiveConfig | undefined, wiring: Archive
     const { FunctionName: _, EventSourceArn: __, ...settings } = mapping;
     wiring.streamBindings.bind({ functionName, tableName, settings, where: 'archive' });
   }
+  return { sink, tables: archive.tables };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CreateTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { ListEventSourceMappingsCommand, UpdateEventSourceMappingCommand } from '@aws-sdk/client-lambda';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -15,7 +18,10 @@ import { FAILURES_QUEUE } from './fixture.js';
  * the README's screenshots, docs/images/console-*.png, the same on every run. One browser and one
  * stack for the file, reset before each test.
  */
+const archiveDirectory = mkdtempSync(join(tmpdir(), 'eddy-console-archive-'));
+
 const config: EddyConfig = {
+  archive: { tables: ['Orders'], sink: { type: 'files', directory: archiveDirectory } },
   tables: [
     {
       TableName: 'Orders',
@@ -94,6 +100,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console views in Chromium', () => {
   afterAll(async () => {
     await chromium?.close();
     await stack?.close();
+    rmSync(archiveDirectory, { recursive: true, force: true });
   });
 
   beforeEach(async () => {
@@ -232,6 +239,25 @@ describe.skipIf(!HAS_CHROMIUM)('the console views in Chromium', () => {
     await stack.settled();
     await page.getByTestId('in-flight').getByText('No batch being delivered.').waitFor();
     expect(stack.destination('onOrder')).toHaveLength(1);
+  });
+
+  it('shows what the archiver wrote per table (screenshot: archive)', async () => {
+    await placeOrders();
+    await open('#/archive');
+    const orders = page.getByTestId('archive').locator('tbody tr', { hasText: 'Orders' });
+    await expect.poll(() => orders.innerText()).toMatch(/^Orders\t0\t0\t0 B\t—\t—$/);
+    const expired = Math.floor(stack.clock.now() / 1000) - 60;
+    for (const pk of ['order-0901', 'order-0902'])
+      await stack.documentClient.send(
+        new PutCommand({ TableName: 'Orders', Item: { pk, status: 'delivered', expiresAt: expired } }),
+      );
+    await stack.expireNow();
+    // The archiver batches for up to a minute (MaximumBatchingWindowInSeconds 60, functions/archiver/settings.ts).
+    await stack.advance('2m');
+    await expect.poll(() => orders.innerText()).toMatch(/^Orders\t[12]\t2\t/);
+    const text = await orders.innerText();
+    expect(text).toContain('Orders/');
+    await shot('archive');
   });
 
   it('lists the tables (screenshot: tables)', async () => {

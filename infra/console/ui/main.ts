@@ -1,6 +1,7 @@
 import { get, post } from './api.js';
 import { type Child, fill, h, problem, time } from './dom.js';
 import { on } from './live.js';
+import { renderArchive } from './views/archive.js';
 import { renderDestinations } from './views/destinations.js';
 import { renderFlow } from './views/flow.js';
 import { renderFunction, renderFunctions } from './views/functions.js';
@@ -24,6 +25,7 @@ const VIEWS: Record<string, { title: string; list: View; item?: View }> = {
   functions: { title: 'Functions', list: renderFunctions, item: renderFunction },
   destinations: { title: 'Destinations', list: renderDestinations },
   ttl: { title: 'TTL', list: renderTtl },
+  archive: { title: 'Archive', list: renderArchive },
 };
 
 const main = h('main', { id: 'view' });
