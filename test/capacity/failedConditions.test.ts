@@ -1,6 +1,7 @@
 import {
   CreateTableCommand,
   DeleteItemCommand,
+  ExecuteStatementCommand,
   PutItemCommand,
   TransactWriteItemsCommand,
   UpdateItemCommand,
@@ -99,6 +100,20 @@ describe('failed conditional writes on a provisioned table of 3 WCU without burs
 
     expect(error.name).toBe('ProvisionedThroughputExceededException');
     expect(eddy.engine.capacity.metrics.snapshot(eddy.clock.now())[0]!.writeThrottleEvents).toBe(1);
+  });
+
+  it('charges PartiQL writes whose condition fails as their single-item twins (INSERT of an existing key, UPDATE ... WHERE)', async () => {
+    const before = consumedWrites();
+    const insert = new ExecuteStatementCommand({ Statement: `INSERT INTO "${TABLE}" VALUE {'pk': 'big'}` });
+    const update = new ExecuteStatementCommand({
+      Statement: `UPDATE "${TABLE}" SET n = 1 WHERE pk = 'big' AND n = 7`,
+    });
+
+    expect((await rejection(eddy.once.send(insert))).name).toBe('DuplicateItemException');
+    await eddy.clock.advance('1s');
+    expect((await rejection(eddy.once.send(update))).name).toBe('ConditionalCheckFailedException');
+
+    expect(consumedWrites() - before).toBe(4);
   });
 
   it('charges a transaction cancelled by a condition its prepare: one write on each item as stored', async () => {

@@ -1,6 +1,6 @@
 import { writeUnits } from '../../capacity.js';
 import type { Engine, ItemWrite } from '../../engine.js';
-import { ConditionalCheckFailedException } from '../../errors/index.js';
+import { ConditionalCheckFailedException, DuplicateItemException } from '../../errors/index.js';
 import type { Table } from '../../store/table.js';
 import type { WriteCharge } from '../../throttling/capacityGovernor.js';
 import type { ExtractedKey } from '../../validations/keys.js';
@@ -49,7 +49,8 @@ export function chargeFailedCondition(
 
 /**
  * Runs a single write's plan; when its condition fails and capacity is enforced, charges the
- * failed condition (chargeFailedCondition) before answering ConditionalCheckFailedException.
+ * failed condition (chargeFailedCondition) before answering ConditionalCheckFailedException (or
+ * a PartiQL INSERT's DuplicateItemException, its condition being that the key is absent).
  */
 export function planCharged<T>(
   engine: Engine,
@@ -60,7 +61,10 @@ export function planCharged<T>(
   try {
     return plan();
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException && engine.capacity.active)
+    if (
+      (error instanceof ConditionalCheckFailedException || error instanceof DuplicateItemException) &&
+      engine.capacity.active
+    )
       chargeFailedCondition(engine, table, key());
     throw error;
   }
