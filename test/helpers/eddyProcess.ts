@@ -9,7 +9,7 @@ import { join } from 'node:path';
  * dozens. The working directory can be a temp dir (no eddy.config.* or node_modules there).
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-const CLI_ENTRY = join(ROOT, 'bin', 'eddy.mjs');
+export const EDDY_BIN = join(ROOT, 'bin', 'eddy.mjs');
 
 export interface EddyProcess {
   readonly child: ChildProcess;
@@ -34,7 +34,7 @@ export function stopLeftovers(): void {
 }
 
 /** Runs `eddy ...args` (or another entry script) in `cwd`, collecting what it prints. */
-export function startEddy(args: readonly string[], cwd: string, entry = CLI_ENTRY): EddyProcess {
+export function startEddy(args: readonly string[], cwd: string, entry = EDDY_BIN): EddyProcess {
   const child = spawn(process.execPath, [entry, ...args], {
     cwd,
     env: { ...process.env, NODE_OPTIONS: '' },
@@ -72,7 +72,7 @@ const BANNER_END = /^Press Ctrl\+C to stop\.$/m;
  * line is in must not find the rest still on its way (a CI run failed so: the data-dir line of
  * test/persistence/cli.test.ts had not arrived yet).
  */
-export function listening(run: EddyProcess, timeoutMs = 60_000): Promise<string> {
+export function listening(run: EddyProcess, timeoutMs = 20_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const stdout = run.child.stdout!;
     // Checked on every chunk (after startEddy's listener has appended it) and once the process
