@@ -58,6 +58,8 @@ export interface TransferRecord {
   readonly regionName: string;
   readonly tableArn: string;
   readonly description: Record<string, unknown>;
+  /** The request as sent, without its ClientToken (`requestFingerprint`): what a retry must match. */
+  readonly request?: string;
 }
 
 /** What the data directory needs to hear to keep these records across restarts. */
