@@ -70,7 +70,7 @@ function sourceOf(engine: import('../engine.js').Engine, region: Region, named: 
   if (deleted === undefined) throw new TableNotFoundException(BackupMessages.tableNotFound(named));
   return {
     schema: deleted.schema,
-    frozen: deleted.frozen,
+    frozen: () => deleted.frozen,
     history: deleted.history,
     earliest: deleted.history.earliest(engine.clock.now()),
     latest: deleted.deletedAt,

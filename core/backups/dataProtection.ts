@@ -47,11 +47,8 @@ export interface DeletedTable {
   readonly regionName: string;
   readonly schema: TableSchema;
   readonly deletedAt: number;
-  /** Its items at the deletion (made again from the SYSTEM backup's items after a restart). */
-  readonly frozen: () => FrozenItems;
+  readonly frozen: FrozenItems;
   readonly history: TableHistory;
-  /** The SYSTEM backup its deletion left. */
-  readonly backupArn: string;
 }
 
 /** An export or import, as DescribeExport / DescribeImport answer it (wire members). */
@@ -72,10 +69,6 @@ export interface DataProtectionStore {
   /** A backup was created: its items should be saved (resolve when durable). */
   saveBackup?(backup: BackupRecord): Promise<void>;
   deleteBackup?(backup: BackupRecord): void;
-  /** A table with PITR on was deleted: its history should be saved (docs/backups.md §8). */
-  saveDeletedTable?(deleted: DeletedTable): void;
-  /** A deleted table's recovery period ended. */
-  forgetDeletedTable?(deleted: DeletedTable): void;
 }
 
 export class DataProtection {
@@ -145,6 +138,14 @@ export class DataProtection {
         return;
     const frozen = table.items.freeze();
     const schema = schemaOf(table);
+    this.deletedTables.set(table.arn, {
+      accountId: region.accountId,
+      regionName: region.name,
+      schema,
+      deletedAt: now,
+      frozen,
+      history,
+    });
     const backup: BackupRecord = {
       arn: `${table.arn}/backup/${newId(now)}`,
       name: `${table.name}$DeletedTableBackup`,
@@ -162,17 +163,6 @@ export class DataProtection {
     };
     this.backups.set(backup.arn, backup);
     void this.store?.saveBackup?.(backup);
-    const deleted: DeletedTable = {
-      accountId: region.accountId,
-      regionName: region.name,
-      schema,
-      deletedAt: now,
-      frozen: () => frozen,
-      history,
-      backupArn: backup.arn,
-    };
-    this.deletedTables.set(table.arn, deleted);
-    this.store?.saveDeletedTable?.(deleted);
     this.changed();
   }
 
@@ -184,10 +174,7 @@ export class DataProtection {
         this.store?.deleteBackup?.(backup);
       }
     for (const [arn, deleted] of this.deletedTables)
-      if (deleted.deletedAt + deleted.history.periodDays * DAY_MS <= now) {
-        this.deletedTables.delete(arn);
-        this.store?.forgetDeletedTable?.(deleted);
-      }
+      if (deleted.deletedAt + deleted.history.periodDays * DAY_MS <= now) this.deletedTables.delete(arn);
   }
 }
 

@@ -4,10 +4,8 @@ import type {
   BackupRecord,
   DataProtection,
   DataProtectionStore,
-  DeletedTable,
   TransferRecord,
 } from '../../core/backups/dataProtection.js';
-import { frozenFromItems } from '../../core/backups/deletedTables.js';
 import { type HistoryEntries, TableHistory } from '../../core/backups/tableHistory.js';
 import type { TableSchema } from '../../core/backups/tableSchema.js';
 import type { Engine } from '../../core/engine.js';
@@ -27,9 +25,6 @@ import { itemLines, readItems, readLines, writeFileDurably, writeLinesDurably } 
  *   the snapshot's, and the replay of the log after the snapshot adds the later changes through
  *   the commit point, so the history comes back whole. Without it (a crash between the snapshot
  *   and its history), a table's window starts again at its first replayed change.
- * - `deleted/<SYSTEM backup id>`: the history of a table deleted with PITR on, written once at
- *   the deletion; with the SYSTEM backup's items it restores the deleted table to any time of its
- *   window, after a restart too, until the recovery period ends.
  */
 export class BackupStore implements DataProtectionStore {
   private readonly protection: DataProtection;
@@ -55,7 +50,6 @@ export class BackupStore implements DataProtectionStore {
     const store = new BackupStore(engine, directory, logger);
     mkdirSync(join(directory, 'items'), { recursive: true });
     mkdirSync(join(directory, 'history'), { recursive: true });
-    mkdirSync(join(directory, 'deleted'), { recursive: true });
     store.load();
     engine.dataProtection.store = store;
     return store;
@@ -67,10 +61,6 @@ export class BackupStore implements DataProtectionStore {
 
   private itemsPath(backup: { arn: string }): string {
     return join(this.directory, 'items', backup.arn.slice(backup.arn.lastIndexOf('/') + 1));
-  }
-
-  private deletedPath(deleted: { backupArn: string }): string {
-    return join(this.directory, 'deleted', deleted.backupArn.slice(deleted.backupArn.lastIndexOf('/') + 1));
   }
 
   private load(): void {
@@ -109,53 +99,10 @@ export class BackupStore implements DataProtectionStore {
         },
       };
     };
-    for (const saved of state.deleted ?? []) this.loadDeletedTable(saved);
     for (const record of state.exports)
       protection.exports.set(record.arn, interrupted(record, 'ExportStatus'));
     for (const record of state.imports)
       protection.imports.set(record.arn, interrupted(record, 'ImportStatus'));
-  }
-
-  /** A deleted table comes back with its SYSTEM backup's items and its saved history. */
-  private loadDeletedTable(saved: SavedDeletedTable): void {
-    const backup = this.protection.backups.get(saved.backupArn);
-    const path = this.deletedPath(saved);
-    if (backup === undefined || !existsSync(path)) {
-      this.logger.warn(
-        { tableArn: saved.arn },
-        "a deleted table's point-in-time history was not saved before eddy stopped; its SYSTEM backup stays",
-      );
-      return;
-    }
-    const history = new TableHistory(saved.enabledAt, saved.periodDays);
-    const entries = readHistoryEntries(path).get(saved.schema.tableId);
-    if (entries !== undefined)
-      for (let at = 0; at < entries.times.length; at++)
-        history.append(entries.times[at]!, entries.keys[at]!, entries.olds[at]!, entries.news[at]!);
-    let frozen: ReturnType<DeletedTable['frozen']> | undefined;
-    this.protection.deletedTables.set(saved.arn, {
-      accountId: saved.accountId,
-      regionName: saved.regionName,
-      schema: saved.schema,
-      deletedAt: saved.deletedAt,
-      backupArn: saved.backupArn,
-      history,
-      frozen: () => (frozen ??= frozenFromItems(saved.schema, backup.items())),
-    });
-  }
-
-  saveDeletedTable(deleted: DeletedTable): void {
-    const entries = deleted.history.copy();
-    this.track(
-      writeLinesDurably(
-        this.deletedPath(deleted),
-        historyLines([{ tableId: deleted.schema.tableId, entries }]),
-      ),
-    );
-  }
-
-  forgetDeletedTable(deleted: DeletedTable): void {
-    rmSync(this.deletedPath(deleted), { force: true });
   }
 
   /**
@@ -164,8 +111,24 @@ export class BackupStore implements DataProtectionStore {
    */
   recovered(snapshotLsn: number): void {
     const path = join(this.directory, 'history', String(snapshotLsn));
+    const saved = new Map<string, HistoryEntries & { times: number[] }>();
     const whole = snapshotLsn === 0 || existsSync(path);
-    const saved = snapshotLsn !== 0 && whole ? readHistoryEntries(path) : new Map<string, HistoryEntries>();
+    if (snapshotLsn !== 0 && whole)
+      for (const line of readLines(path)) {
+        if (line === '') continue;
+        const [tableId, at, key, oldJson, oldSize, newJson, newSize] = JSON.parse(line) as SavedChange;
+        let entries = saved.get(tableId);
+        if (entries === undefined)
+          saved.set(tableId, (entries = { times: [], keys: [], olds: [], news: [] }));
+        entries.times.push(at);
+        (entries.keys as string[]).push(key);
+        (entries.olds as (StoredItem | null)[]).push(
+          oldJson === null ? null : new StoredItem(oldJson, oldSize),
+        );
+        (entries.news as (StoredItem | null)[]).push(
+          newJson === null ? null : new StoredItem(newJson, newSize),
+        );
+      }
     const now = this.engine.clock.now();
     for (const [tableId, replayed] of this.protection.histories) {
       const later = replayed.copy();
@@ -259,16 +222,6 @@ export class BackupStore implements DataProtectionStore {
       ),
       exports: [...protection.exports.values()],
       imports: [...protection.imports.values()],
-      deleted: [...protection.deletedTables].map(([arn, deleted]) => ({
-        arn,
-        accountId: deleted.accountId,
-        regionName: deleted.regionName,
-        schema: deleted.schema,
-        deletedAt: deleted.deletedAt,
-        backupArn: deleted.backupArn,
-        enabledAt: deleted.history.enabledAt,
-        periodDays: deleted.history.periodDays,
-      })),
     };
     try {
       writeFileDurably(this.statePath, JSON.stringify(state));
@@ -286,19 +239,6 @@ interface SavedState {
   })[];
   readonly exports: readonly TransferRecord[];
   readonly imports: readonly TransferRecord[];
-  /** Absent in files written before deleted tables were kept. */
-  readonly deleted?: readonly SavedDeletedTable[];
-}
-
-interface SavedDeletedTable {
-  readonly arn: string;
-  readonly accountId: string;
-  readonly regionName: string;
-  readonly schema: TableSchema;
-  readonly deletedAt: number;
-  readonly backupArn: string;
-  readonly enabledAt: number;
-  readonly periodDays: number;
 }
 
 /** `[tableId, at, itemKey, old json, old size, new json, new size]`, one change a line. */
@@ -321,23 +261,4 @@ function* historyLines(
         next?.size ?? 0,
       ] satisfies SavedChange);
     }
-}
-
-/** The changes of a history file (`historyLines`), by table id. */
-function readHistoryEntries(path: string): Map<string, HistoryEntries> {
-  const saved = new Map<
-    string,
-    { times: number[]; keys: string[]; olds: (StoredItem | null)[]; news: (StoredItem | null)[] }
-  >();
-  for (const line of readLines(path)) {
-    if (line === '') continue;
-    const [tableId, at, key, oldJson, oldSize, newJson, newSize] = JSON.parse(line) as SavedChange;
-    let entries = saved.get(tableId);
-    if (entries === undefined) saved.set(tableId, (entries = { times: [], keys: [], olds: [], news: [] }));
-    entries.times.push(at);
-    entries.keys.push(key);
-    entries.olds.push(oldJson === null ? null : new StoredItem(oldJson, oldSize));
-    entries.news.push(newJson === null ? null : new StoredItem(newJson, newSize));
-  }
-  return saved;
 }

@@ -222,58 +222,11 @@ describe('a restart with a data directory', () => {
     expect(listed()).toEqual([expect.objectContaining({ BackupName: 'Notes$DeletedTableBackup' })]);
     await host.store.close();
     expect(readdirSync(join(dir.path, 'backups', 'items'))).toHaveLength(1);
-    expect(readdirSync(join(dir.path, 'backups', 'deleted'))).toHaveLength(1);
     await host.clock.advance('25h');
     expect(listed()).toEqual([]);
     expect(readdirSync(join(dir.path, 'backups', 'items'))).toEqual([]);
-    expect(readdirSync(join(dir.path, 'backups', 'deleted'))).toEqual([]);
     await host.close();
   });
-
-  for (const snapshot of [true, false])
-    it(`keeps a deleted table restorable to any time of its window across a restart (${snapshot ? 'snapshot at close' : 'log only'})`, async () => {
-      dir = tempDir('eddy-backups-restart-');
-      let host = await openHost(dir.path, START);
-      await notesWithHistory(host);
-      const first = host.clock.now();
-      await host.clock.advance(MINUTE);
-      put(host, 'a', '2');
-      await host.clock.advance(MINUTE);
-      const second = host.clock.now();
-      await host.clock.advance(MINUTE);
-      put(host, 'c', '1');
-      await host.clock.advance(MINUTE);
-      const arn = (
-        host.engine.execute('DescribeTable', { TableName: 'Notes' }) as { Table: { TableArn: string } }
-      ).Table.TableArn;
-      host.engine.execute('DeleteTable', { TableName: 'Notes' });
-      await host.close({ snapshot });
-
-      host = await openHost(dir.path, START + 30 * MINUTE);
-      // By name, by ARN, and at the latest restorable time: the moment of the deletion
-      // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery_Howitworks.html).
-      host.engine.execute('RestoreTableToPointInTime', {
-        SourceTableName: 'Notes',
-        TargetTableName: 'AtFirst',
-        RestoreDateTime: first / 1000,
-      });
-      host.engine.execute('RestoreTableToPointInTime', {
-        SourceTableArn: arn,
-        TargetTableName: 'AtSecond',
-        RestoreDateTime: second / 1000,
-      });
-      host.engine.execute('RestoreTableToPointInTime', {
-        SourceTableArn: arn,
-        TargetTableName: 'AtLatest',
-        UseLatestRestorableTime: true,
-      });
-      await host.engine.settled();
-      expect(scan(host, 'AtFirst')).toEqual(['a=1', 'b=1']);
-      expect(scan(host, 'AtSecond')).toEqual(['a=2', 'b=1']);
-      expect(scan(host, 'AtLatest')).toEqual(['a=2', 'b=1', 'c=1']);
-      expect(warnings).toEqual([]);
-      await host.close();
-    });
 
   it('restores to a time before the restart, from the snapshot and the log after it', async () => {
     dir = tempDir('eddy-backups-restart-');
