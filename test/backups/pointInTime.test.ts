@@ -87,6 +87,52 @@ describe('UpdateContinuousBackups and DescribeContinuousBackups', () => {
     expect(enabledAt).toBeLessThan(description.EarliestRestorableDateTime!.getTime());
   });
 
+  // "If you disable point-in-time recovery and later re-enable it on a table, you reset the start
+  // time for which you can recover that table. As a result, you can only immediately restore that
+  // table using the LatestRestorableDateTime"
+  // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery_Howitworks.html):
+  // LatestRestorableDateTime is now − 5 minutes, but never before EarliestRestorableDateTime.
+  it('keeps LatestRestorableDateTime at the enabling time for the first five minutes, restorable at once', async () => {
+    await createTable();
+    await put('before', 1);
+    await enable();
+    const enabledAt = stack.clock.now();
+    const window = async () => {
+      const { ContinuousBackupsDescription } = await stack.client.send(
+        new DescribeContinuousBackupsCommand({ TableName: 'Ledger' }),
+      );
+      const description = ContinuousBackupsDescription!.PointInTimeRecoveryDescription!;
+      return [
+        description.EarliestRestorableDateTime!.getTime(),
+        description.LatestRestorableDateTime!.getTime(),
+      ];
+    };
+    expect(await window()).toEqual([enabledAt, enabledAt]);
+    await stack.advance('1m');
+    await put('after', 2);
+    expect(await window()).toEqual([enabledAt, enabledAt]);
+    await stack.client.send(
+      new RestoreTableToPointInTimeCommand({
+        SourceTableName: 'Ledger',
+        TargetTableName: 'AtOnce',
+        UseLatestRestorableTime: true,
+      }),
+    );
+    await stack.settled();
+    expect(await scanAll('AtOnce')).toEqual({ before: 1 });
+    await stack.advance('5m');
+    expect(await window()).toEqual([enabledAt, enabledAt + 60_000]);
+    // Off and on again: the window starts over, at the new enabling time.
+    await stack.client.send(
+      new UpdateContinuousBackupsCommand({
+        TableName: 'Ledger',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+      }),
+    );
+    await enable();
+    expect(await window()).toEqual([stack.clock.now(), stack.clock.now()]);
+  });
+
   it('refuses a recovery period outside 1..35 days', async () => {
     await createTable();
     await expect(enable('Ledger', 36)).rejects.toMatchObject({
