@@ -1,5 +1,5 @@
 import { restorableWindow } from '../backups/continuousBackups.js';
-import { type DeletedTable, regionPrefix, tableByNameOrArn } from '../backups/dataProtection.js';
+import { tableByNameOrArn } from '../backups/dataProtection.js';
 import { itemsOf } from '../backups/pointInTime.js';
 import { restoreTable } from '../backups/restore.js';
 import type { TableHistory } from '../backups/tableHistory.js';
@@ -30,8 +30,8 @@ interface Source {
 /**
  * RestoreTableToPointInTime: a new table holding the source's items as they were at a second of
  * its recovery window (or at its latest restorable time): the source's items now, with every key
- * changed since set back to its value then (docs/backups.md §3). A deleted table whose recovery
- * period still runs can be restored, by name or ARN, to a time before its deletion.
+ * changed since set back to its value then (docs/backups.md §3). A deleted table is not a source:
+ * its SYSTEM backup restores it, with RestoreTableFromBackup (docs/backups.md §2.4).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_RestoreTableToPointInTime.html
  */
 export const restoreTableToPointInTime = defineOperation<
@@ -66,29 +66,5 @@ function sourceOf(engine: import('../engine.js').Engine, region: Region, named: 
       throw new PointInTimeRecoveryUnavailableException(BackupMessages.pitrUnavailable(table.name));
     return { schema: schemaOf(table), frozen: () => table.items.freeze(), history, ...window };
   }
-  const deleted = deletedTable(protection.deletedTables, region, named);
-  if (deleted === undefined) throw new TableNotFoundException(BackupMessages.tableNotFound(named));
-  return {
-    schema: deleted.schema,
-    frozen: () => deleted.frozen,
-    history: deleted.history,
-    earliest: deleted.history.earliest(engine.clock.now()),
-    latest: deleted.deletedAt,
-  };
-}
-
-/** The most recently deleted table of that name or ARN in the caller's region. */
-function deletedTable(
-  deleted: ReadonlyMap<string, DeletedTable>,
-  region: Region,
-  named: string,
-): DeletedTable | undefined {
-  const prefix = regionPrefix(region);
-  let found: DeletedTable | undefined;
-  for (const [arn, entry] of deleted) {
-    if (!arn.startsWith(prefix)) continue;
-    if (arn !== named && entry.schema.tableName !== named) continue;
-    if (found === undefined || entry.deletedAt > found.deletedAt) found = entry;
-  }
-  return found;
+  throw new TableNotFoundException(BackupMessages.tableNotFound(named));
 }

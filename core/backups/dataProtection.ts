@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { ChangeEvent } from '../changeEvent.js';
 import type { Engine, TableChange } from '../engine.js';
 import { BackupMessages, TableNotFoundException } from '../errors/index.js';
-import type { FrozenItems } from '../store/itemStore.js';
 import type { Region } from '../store/region.js';
 import type { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
@@ -41,16 +40,6 @@ export interface BackupRecord {
   restoring: number;
 }
 
-/** A deleted table whose recovery period still runs: restorable to a time before its deletion. */
-export interface DeletedTable {
-  readonly accountId: string;
-  readonly regionName: string;
-  readonly schema: TableSchema;
-  readonly deletedAt: number;
-  readonly frozen: FrozenItems;
-  readonly history: TableHistory;
-}
-
 /** An export or import, as DescribeExport / DescribeImport answer it (wire members). */
 export interface TransferRecord {
   readonly arn: string;
@@ -58,6 +47,8 @@ export interface TransferRecord {
   readonly regionName: string;
   readonly tableArn: string;
   readonly description: Record<string, unknown>;
+  /** The request as sent, without its ClientToken (`requestFingerprint`): what a retry must match. */
+  readonly request?: string;
 }
 
 /** What the data directory needs to hear to keep these records across restarts. */
@@ -73,8 +64,6 @@ export class DataProtection {
   readonly backups = new Map<string, BackupRecord>();
   /** PITR histories of live tables, by table id. */
   readonly histories = new Map<string, TableHistory>();
-  /** Deleted tables still restorable to a point in time, by table ARN. */
-  readonly deletedTables = new Map<string, DeletedTable>();
   readonly exports = new Map<string, TransferRecord>();
   readonly imports = new Map<string, TransferRecord>();
   exportTarget: ExportTarget | undefined;
@@ -105,7 +94,6 @@ export class DataProtection {
   reset(): void {
     this.backups.clear();
     this.histories.clear();
-    this.deletedTables.clear();
     this.exports.clear();
     this.imports.clear();
   }
@@ -120,42 +108,37 @@ export class DataProtection {
   }
 
   /**
-   * A table with PITR on that is deleted leaves a SYSTEM backup, kept for the recovery period,
-   * and stays restorable to a point in time before its deletion
-   * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery_Howitworks.html).
+   * A table with PITR on that is deleted leaves a SYSTEM backup, `<table>$DeletedTableBackup`, of
+   * its items just before the deletion: "System backups allow you to restore the deleted table to
+   * the state it was in just before the point of deletion", with RestoreTableFromBackup; "This
+   * SYSTEM on-demand backup expires automatically 35 days after its creation"
+   * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BackupDetails.html). The
+   * deleted table cannot be restored to any other point in time ("You do not have the capability
+   * to restore a deleted table to any other point in time in the past 35 days",
+   * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery_Howitworks.html),
+   * so its history goes. The backup is a backup like any other: the data directory keeps it.
    */
   private onTableChange({ region, table, kind }: TableChange): void {
     if (kind !== 'deleted') return;
-    const history = this.histories.get(table.tableId);
-    if (history === undefined) return;
-    this.histories.delete(table.tableId);
+    if (!this.histories.delete(table.tableId)) return;
     const now = this.engine.clock.now();
     // A start replaying the log meets deletions the data directory already recorded.
     for (const known of this.backups.values())
       if (known.type === 'SYSTEM' && known.schema.tableId === table.tableId && known.createdAt === now)
         return;
     const frozen = table.items.freeze();
-    const schema = schemaOf(table);
-    this.deletedTables.set(table.arn, {
-      accountId: region.accountId,
-      regionName: region.name,
-      schema,
-      deletedAt: now,
-      frozen,
-      history,
-    });
     const backup: BackupRecord = {
       arn: `${table.arn}/backup/${newId(now)}`,
       name: `${table.name}$DeletedTableBackup`,
       accountId: region.accountId,
       regionName: region.name,
-      schema,
+      schema: schemaOf(table),
       createdAt: now,
       status: 'AVAILABLE',
       type: 'SYSTEM',
       itemCount: frozen.count,
       sizeBytes: frozen.bytes,
-      expiresAt: now + history.periodDays * DAY_MS,
+      expiresAt: now + SYSTEM_BACKUP_DAYS * DAY_MS,
       items: () => itemsOf(frozen),
       restoring: 0,
     };
@@ -164,17 +147,18 @@ export class DataProtection {
     this.changed();
   }
 
-  /** Drops what outlived its recovery period (SYSTEM backups, deleted tables' histories). */
+  /** Drops the SYSTEM backups whose 35 days have passed. */
   expire(now: number): void {
     for (const [arn, backup] of this.backups)
       if (backup.expiresAt !== undefined && backup.expiresAt <= now) {
         this.backups.delete(arn);
         this.store?.deleteBackup?.(backup);
       }
-    for (const [arn, deleted] of this.deletedTables)
-      if (deleted.deletedAt + deleted.history.periodDays * DAY_MS <= now) this.deletedTables.delete(arn);
   }
 }
+
+/** How long a deleted table's SYSTEM backup is kept (API_BackupDetails.html, above). */
+export const SYSTEM_BACKUP_DAYS = 35;
 
 /** `<14-digit epoch ms>-<8 hex>`: the shape of backup, export and import ids. */
 export function newId(now: number): string {

@@ -1,7 +1,8 @@
 import type { Engine } from '../engine.js';
 import { DynamoDbError } from '../errors/index.js';
-import { itemSize } from '../model/itemSize.js';
+import { itemSizeOfEncoded, MAX_ITEM_SIZE } from '../model/itemSize.js';
 import { type AttributeProblems, parseAttributeMap } from '../model/parseAttributeValue.js';
+import { encodeParsedItem } from '../store/itemCodec.js';
 import type { Region } from '../store/region.js';
 import { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
@@ -9,9 +10,6 @@ import { checkIndexKeys, extractItemKey } from '../validations/keys.js';
 import type { TransferRecord } from './dataProtection.js';
 import { nextTurn } from './fill.js';
 import { DataTransferFailure, type ImportLine, type ImportRequest } from './ports.js';
-
-/** 400 KB, the item size limit (docs/dynamodb.md §2.2). */
-const MAX_ITEM_BYTES = 400 * 1024;
 
 /**
  * Runs an import (docs/backups.md §4): reads the source through the import port, checks each
@@ -103,9 +101,12 @@ function importLine(engine: Engine, region: Region, table: Table, line: ImportLi
     if (problems.first !== undefined) return problems.first;
     const key = extractItemKey(item, table.key);
     checkIndexKeys(item, table);
-    const size = itemSize(item);
-    if (size > MAX_ITEM_BYTES) return 'Item size has exceeded the maximum allowed size';
-    const next = StoredItem.fromItem(item, size);
+    // As PutItem does (core/validations/putItem.ts): parseAttributeMap's map is canonical, and
+    // its text measures the item's strings at once when it is ASCII.
+    const json = encodeParsedItem(item);
+    const size = itemSizeOfEncoded(item, json);
+    if (size > MAX_ITEM_SIZE) return 'Item size has exceeded the maximum allowed size';
+    const next = new StoredItem(json, size);
     engine.commit(region, table, [
       { key, previous: table.items.get(key.hashKey, key.rangeKey), next, nextItem: item },
     ]);

@@ -85,4 +85,11 @@ export const BackupMessages = {
     `Restore time must be between EarliestRestorableDateTime ${new Date(earliest).toISOString()} and LatestRestorableDateTime ${new Date(latest).toISOString()}`,
   exportNotFound: (arn: string) => `Export not found: ${arn}`,
   importNotFound: (arn: string) => `Import not found: ${arn}`,
+  /**
+   * A ClientToken reused with other parameters (ExportConflictException, ImportConflictException).
+   * Recorded against AWS in scylladb/scylladb test/alternator/test_import.py (ImportTable:
+   * "Duplicate request detected with conflicting parameters"); for exports the recording
+   * (test_export.py) pins "Duplicate request detected" and no more of the sentence.
+   */
+  duplicateRequest: 'Duplicate request detected with conflicting parameters',
 } as const;

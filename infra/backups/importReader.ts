@@ -43,7 +43,7 @@ export class BucketImportSource implements ImportSource {
       if (raw === undefined) continue;
       let text: string;
       try {
-        text = Buffer.from(await decompress(raw, request.compression)).toString('utf8');
+        text = textOf(await decompress(raw, request.compression));
       } catch (error) {
         yield {
           objectKey: object.key,
@@ -65,6 +65,14 @@ export class BucketImportSource implements ImportSource {
       if (lines.length > 0 || bytes > 0) yield { objectKey: object.key, bytes, lines };
     }
   }
+}
+
+/** UTF-8 text of decompressed bytes, without copying them first (zlib answers a Buffer). */
+function textOf(bytes: Uint8Array): string {
+  const buffer = Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buffer.toString('utf8');
 }
 
 async function decompress(body: Uint8Array, compression: ImportRequest['compression']): Promise<Uint8Array> {
@@ -94,15 +102,23 @@ function itemOf(value: unknown, line: number): ImportLine {
 }
 
 function* jsonLines(text: string): Generator<ImportLine> {
+  // Lines found with indexOf, each parsed as it is: JSON.parse skips the whitespace around a
+  // value, so only a line that fails is trimmed (to tell a blank line from a broken one). No
+  // array of every line and no trimmed copy per line (the import's hot path, docs/backups.md §9).
   let number = 0;
-  for (const line of text.split('\n')) {
+  let from = 0;
+  while (from < text.length) {
+    let end = text.indexOf('\n', from);
+    if (end === -1) end = text.length;
     number++;
-    const trimmed = line.trim();
-    if (trimmed === '') continue;
+    const line = text.slice(from, end);
+    from = end + 1;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(trimmed);
+      parsed = JSON.parse(line);
     } catch {
+      const trimmed = line.trim();
+      if (trimmed === '') continue;
       // Several values on one line, or one broken value.
       yield* concatenatedValues(trimmed, number);
       continue;

@@ -3,7 +3,9 @@ import {
   DeleteItemCommand,
   DeleteTableCommand,
   DescribeContinuousBackupsCommand,
+  ListBackupsCommand,
   PutItemCommand,
+  RestoreTableFromBackupCommand,
   RestoreTableToPointInTimeCommand,
   ScanCommand,
   UpdateContinuousBackupsCommand,
@@ -85,6 +87,52 @@ describe('UpdateContinuousBackups and DescribeContinuousBackups', () => {
     expect(enabledAt).toBeLessThan(description.EarliestRestorableDateTime!.getTime());
   });
 
+  // "If you disable point-in-time recovery and later re-enable it on a table, you reset the start
+  // time for which you can recover that table. As a result, you can only immediately restore that
+  // table using the LatestRestorableDateTime"
+  // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery_Howitworks.html):
+  // LatestRestorableDateTime is now − 5 minutes, but never before EarliestRestorableDateTime.
+  it('keeps LatestRestorableDateTime at the enabling time for the first five minutes, restorable at once', async () => {
+    await createTable();
+    await put('before', 1);
+    await enable();
+    const enabledAt = stack.clock.now();
+    const window = async () => {
+      const { ContinuousBackupsDescription } = await stack.client.send(
+        new DescribeContinuousBackupsCommand({ TableName: 'Ledger' }),
+      );
+      const description = ContinuousBackupsDescription!.PointInTimeRecoveryDescription!;
+      return [
+        description.EarliestRestorableDateTime!.getTime(),
+        description.LatestRestorableDateTime!.getTime(),
+      ];
+    };
+    expect(await window()).toEqual([enabledAt, enabledAt]);
+    await stack.advance('1m');
+    await put('after', 2);
+    expect(await window()).toEqual([enabledAt, enabledAt]);
+    await stack.client.send(
+      new RestoreTableToPointInTimeCommand({
+        SourceTableName: 'Ledger',
+        TargetTableName: 'AtOnce',
+        UseLatestRestorableTime: true,
+      }),
+    );
+    await stack.settled();
+    expect(await scanAll('AtOnce')).toEqual({ before: 1 });
+    await stack.advance('5m');
+    expect(await window()).toEqual([enabledAt, enabledAt + 60_000]);
+    // Off and on again: the window starts over, at the new enabling time.
+    await stack.client.send(
+      new UpdateContinuousBackupsCommand({
+        TableName: 'Ledger',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+      }),
+    );
+    await enable();
+    expect(await window()).toEqual([stack.clock.now(), stack.clock.now()]);
+  });
+
   it('refuses a recovery period outside 1..35 days', async () => {
     await createTable();
     await expect(enable('Ledger', 36)).rejects.toMatchObject({
@@ -162,21 +210,46 @@ describe('RestoreTableToPointInTime', () => {
     ).rejects.toMatchObject({ name: 'InvalidRestoreTimeException' });
   });
 
-  it('restores a deleted table to a time before its deletion', async () => {
+  // "Once a table with point-in-time recovery enabled is deleted, you can use system restore to
+  // restore that table to a single point in time: the moment just before deletion. You do not have
+  // the capability to restore a deleted table to any other point in time"
+  // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery_Howitworks.html);
+  // "This SYSTEM on-demand backup expires automatically 35 days after its creation"
+  // (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BackupDetails.html).
+  it('restores a deleted table from its SYSTEM backup, as it was just before the deletion', async () => {
     await createTable();
     await enable();
     await put('kept', 7);
     await stack.advance('10m');
+    await put('late', 8);
     await stack.client.send(new DeleteTableCommand({ TableName: 'Ledger' }));
+    await expect(
+      stack.client.send(
+        new RestoreTableToPointInTimeCommand({
+          SourceTableArn: arnOf('Ledger'),
+          TargetTableName: 'Revived',
+          UseLatestRestorableTime: true,
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'TableNotFoundException',
+      message: `Table not found: ${arnOf('Ledger')}`,
+    });
+    const deletedAt = stack.clock.now();
+    const { BackupSummaries } = await stack.client.send(new ListBackupsCommand({ BackupType: 'SYSTEM' }));
+    expect(BackupSummaries).toEqual([
+      expect.objectContaining({ BackupName: 'Ledger$DeletedTableBackup', TableArn: arnOf('Ledger') }),
+    ]);
+    expect(BackupSummaries![0]!.BackupExpiryDateTime!.getTime()).toBe(deletedAt + 35 * 86_400_000);
     await stack.client.send(
-      new RestoreTableToPointInTimeCommand({
-        SourceTableArn: arnOf('Ledger'),
+      new RestoreTableFromBackupCommand({
+        BackupArn: BackupSummaries![0]!.BackupArn,
         TargetTableName: 'Revived',
-        UseLatestRestorableTime: true,
       }),
     );
     await stack.settled();
-    expect(await scanAll('Revived')).toEqual({ kept: 7 });
+    expect(await scanAll('Revived')).toEqual({ kept: 7, late: 8 });
+    // Its removal after 35 days: test/backups/restart.test.ts (a stack would step 35 days of timers).
   });
 
   it('gives exactly the state of a model at any restorable second (property)', async () => {

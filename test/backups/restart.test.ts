@@ -206,23 +206,29 @@ describe('a restart with a data directory', () => {
     await host.close();
   });
 
-  it("removes a deleted table's SYSTEM backup and its items when the recovery period ends", async () => {
+  it("keeps a deleted table's SYSTEM backup across a restart, and removes it with its items after 35 days", async () => {
     dir = tempDir('eddy-backups-restart-');
-    const host = await openHost(dir.path, START);
+    let host = await openHost(dir.path, START);
     await notesWithHistory(host);
-    host.engine.execute('UpdateContinuousBackups', {
-      TableName: 'Notes',
-      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 1 },
-    });
     host.engine.execute('DeleteTable', { TableName: 'Notes' });
     await host.engine.settled();
+    await host.close();
+    host = await openHost(dir.path, START + 30 * MINUTE);
     const listed = () =>
-      (host.engine.execute('ListBackups', { BackupType: 'SYSTEM' }) as { BackupSummaries: unknown[] })
-        .BackupSummaries;
+      (
+        host.engine.execute('ListBackups', { BackupType: 'SYSTEM' }) as {
+          BackupSummaries: { BackupArn: string }[];
+        }
+      ).BackupSummaries;
     expect(listed()).toEqual([expect.objectContaining({ BackupName: 'Notes$DeletedTableBackup' })]);
-    await host.store.close();
+    host.engine.execute('RestoreTableFromBackup', {
+      BackupArn: listed()[0]!.BackupArn,
+      TargetTableName: 'Revived',
+    });
+    await host.engine.settled();
+    expect(scan(host, 'Revived')).toEqual(['a=1', 'b=1']);
     expect(readdirSync(join(dir.path, 'backups', 'items'))).toHaveLength(1);
-    await host.clock.advance('25h');
+    await host.clock.advance('35d');
     expect(listed()).toEqual([]);
     expect(readdirSync(join(dir.path, 'backups', 'items'))).toEqual([]);
     await host.close();
