@@ -125,6 +125,7 @@ export class LambdaBackend {
     for (const record of this.catalog.apiRecords()) this.catalog.delete(record.name);
     this.apiMappings.clear();
     this.disabledConfigMappings.clear();
+    this.options.functions.concurrency.clear();
     this.async.clear();
   }
 
@@ -134,6 +135,10 @@ export class LambdaBackend {
    */
   restore(): void {
     for (const stored of this.saved.functions) this.restoreFunction(stored);
+    for (const [name, reserved] of Object.entries(this.saved.reservedConcurrency)) {
+      if (this.options.functions.get(name) !== undefined)
+        this.options.functions.concurrency.set(name, reserved);
+    }
     for (const stored of this.saved.mappings) {
       try {
         this.createMappingWith(stored.input as unknown as CreateEventSourceMappingInput, stored.uuid);
@@ -199,6 +204,11 @@ export class LambdaBackend {
 
   deleteFunction(name: string): void {
     this.saving(() => this.catalog.delete(name));
+  }
+
+  /** Put/DeleteFunctionConcurrency (undefined: back to the unreserved pool). */
+  setReservedConcurrency(name: string, reserved: number | undefined): void {
+    this.saving(() => this.options.functions.concurrency.set(name, reserved));
   }
 
   /** CreateEventSourceMapping through the API. */
@@ -280,6 +290,7 @@ export class LambdaBackend {
       })),
       mappings,
       disabledConfigMappings: [...this.disabledConfigMappings],
+      reservedConcurrency: Object.fromEntries(this.options.functions.concurrency.entries()),
       lastProcessingResults: Object.fromEntries(
         this.listedMappings().map((mapping) => [mapping.UUID, mapping.LastProcessingResult]),
       ),
