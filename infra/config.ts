@@ -31,6 +31,11 @@ export interface ServerConfig {
   readonly maxBodySize?: number;
   /** How long new tables and indexes stay CREATING, in ms or as `'2s'` (default 0). */
   readonly createDelay?: number | string;
+  /**
+   * How long an event source mapping stays Creating, Enabling, Disabling, Updating or Deleting
+   * after a Lambda API call, in ms or as `'1s'` (default 1 s; docs/lambda-api.md §4.7).
+   */
+  readonly mappingTransition?: number | string;
   /** Verify signatures against these keys; absent: any well-formed credentials are accepted. */
   readonly accessKeys?: readonly AccessKeyConfig[];
   /**

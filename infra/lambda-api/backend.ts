@@ -216,6 +216,8 @@ export class LambdaBackend {
     return this.saving(() => {
       const answer = this.createMappingWith(input, uuid);
       this.apiMappings.add(answer.UUID);
+      // Creating for a moment, as in Lambda (docs/lambda-api.md §4.7); a restored one is not new.
+      this.options.mappings.beginTransition(answer.UUID, 'Creating');
       return answer;
     });
   }
@@ -225,7 +227,9 @@ export class LambdaBackend {
     return this.saving(() => {
       // Built-in functions' internal mappings are not the API's: not found, as in `get`.
       this.options.mappings.get(input.UUID);
+      this.options.mappings.assertSettled(input.UUID, 'update');
       const answer = this.options.mappings.update(input);
+      this.options.mappings.beginTransition(answer.UUID, answer.State);
       if (!this.apiMappings.has(answer.UUID)) {
         if (this.options.mappings.mapping(answer.UUID).settings.enabled)
           this.disabledConfigMappings.delete(answer.UUID);
@@ -239,7 +243,8 @@ export class LambdaBackend {
   deleteMapping(uuid: string): EventSourceMappingConfiguration {
     return this.saving(() => {
       this.options.mappings.get(uuid);
-      const answer = this.options.mappings.delete(uuid);
+      this.options.mappings.assertSettled(uuid, 'delete');
+      const answer = this.options.mappings.delete(uuid, { linger: true });
       this.apiMappings.delete(uuid);
       this.disabledConfigMappings.delete(uuid);
       this.options.forgetMapping?.(uuid);

@@ -9,6 +9,7 @@ export {
   LambdaServiceError,
   LambdaValidationException,
   ResourceConflictException,
+  ResourceInUseException,
   validationError,
 } from '../../streams/mapping/errors.js';
 
@@ -19,13 +20,6 @@ export {
  * `x-amzn-ErrorType` header naming the exception, and `{"Type": "User", "message": "..."}`.
  * https://docs.aws.amazon.com/lambda/latest/api/CommonErrors.html
  */
-
-/** A request whose resource is busy (e.g. a mapping being changed). */
-export class ResourceInUseException extends LambdaServiceError {
-  override readonly name = 'ResourceInUseException';
-  readonly statusCode = 400;
-  override readonly messageKey = 'Message';
-}
 
 /**
  * Throttled: the request rate or the concurrency limit is exceeded. `Reason` is one of the service
