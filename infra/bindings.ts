@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseDuration } from '../core/clock.js';
 import type { EddyConfig, FunctionBuildConfig, StreamBindingConfig } from './config.js';
+import { parseScheduleExpression, ScheduleExpressionError } from './schedules/scheduleExpression.js';
 
 /**
  * Bindings: which function listens to which stream or schedule, with which settings
@@ -41,9 +42,15 @@ export interface StreamBinding {
 
 export interface ScheduleBinding {
   readonly functionName: string;
-  readonly rateMs: number;
-  /** The EventBridge schedule expression of the same rate, e.g. `rate(5 minutes)`. */
+  /** The rate, ms; undefined for a `cron(...)` or `at(...)` schedule. */
+  readonly rateMs: number | undefined;
+  /**
+   * The EventBridge schedule expression: `rate(5 minutes)` for a rate (of the same rate), or the
+   * `cron(...)` / `at(...)` expression as given.
+   */
   readonly expression: string;
+  /** The time zone a cron or at expression reads in (default UTC). */
+  readonly timezone?: string;
   readonly enabled: boolean;
   /** The target's `Input` (JSON text): the event instead of the Scheduled Event. */
   readonly input?: string;
@@ -81,6 +88,31 @@ export function parseRate(rate: string | number, path: string): { rateMs: number
   }
   if (!(rateMs > 0)) throw new BindingError(path, 'a rate must be positive');
   return { rateMs, expression: rateExpression(rateMs) };
+}
+
+/** A rate, or a `cron(...)` / `at(...)` expression with its time zone (docs/templates.md §3.6). */
+function scheduleTiming(
+  rate: string | number,
+  timezone: string | undefined,
+  path: string,
+): Pick<ScheduleBinding, 'rateMs' | 'expression' | 'timezone'> {
+  if (typeof rate === 'string' && /^\s*(cron|at)\(/.test(rate)) {
+    try {
+      // Checked here, run by the stack (`scheduleTimingOf`).
+      parseScheduleExpression(rate, timezone);
+      return {
+        rateMs: undefined,
+        expression: rate.trim(),
+        ...(timezone === undefined ? {} : { timezone }),
+      };
+    } catch (error) {
+      if (error instanceof ScheduleExpressionError) throw new BindingError(`${path}.rate`, error.message);
+      throw error;
+    }
+  }
+  if (timezone !== undefined)
+    throw new BindingError(`${path}.Timezone`, 'applies to cron(...) and at(...) schedules only');
+  return parseRate(rate, `${path}.rate`);
 }
 
 /** EventBridge refuses a target whose Input is not JSON text (API_Target: "Valid JSON text"). */
@@ -121,13 +153,11 @@ export function bindingsOf(config: EddyConfig, baseDirectory: string): FunctionB
           throw new BindingError(`${eventPath}.stream.table`, `no table '${table}' in tables`);
         streams.push({ functionName, table, settings });
       } else if ('schedule' in event) {
-        const { rateMs, expression } = parseRate(event.schedule.rate, `${eventPath}.schedule.rate`);
         const input = event.schedule.Input;
         if (input !== undefined) checkInput(input, `${eventPath}.schedule.Input`);
         schedules.push({
           functionName,
-          rateMs,
-          expression,
+          ...scheduleTiming(event.schedule.rate, event.schedule.Timezone, `${eventPath}.schedule`),
           enabled: event.schedule.Enabled !== false,
           ...(input === undefined ? {} : { input }),
         });

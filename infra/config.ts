@@ -31,6 +31,11 @@ export interface ServerConfig {
   readonly maxBodySize?: number;
   /** How long new tables and indexes stay CREATING, in ms or as `'2s'` (default 0). */
   readonly createDelay?: number | string;
+  /**
+   * How long an event source mapping stays Creating, Enabling, Disabling, Updating or Deleting
+   * after a Lambda API call, in ms or as `'1s'` (default 1 s; docs/lambda-api.md §4.7).
+   */
+  readonly mappingTransition?: number | string;
   /** Verify signatures against these keys; absent: any well-formed credentials are accepted. */
   readonly accessKeys?: readonly AccessKeyConfig[];
   /**
@@ -68,10 +73,21 @@ export interface StreamBindingConfig {
   readonly DestinationConfig?: { readonly OnFailure?: { readonly Destination?: string } };
 }
 
-/** A schedule binding: the function runs every `rate` (EventBridge "Scheduled Event"). */
+/**
+ * A schedule binding: the function runs every `rate`, or when a `cron(...)` or `at(...)`
+ * expression says (EventBridge "Scheduled Event"; docs/templates.md §3.6).
+ */
 export interface ScheduleBindingConfig {
-  /** `'5m'`, `'1h'`, milliseconds, or EventBridge's `rate(5 minutes)`. */
+  /**
+   * `'5m'`, `'1h'`, milliseconds, EventBridge's `rate(5 minutes)`, or an EventBridge expression
+   * `cron(0 10 * * ? *)` / `at(2026-06-01T09:00:00)`, run on the stack's clock.
+   */
   readonly rate: string | number;
+  /**
+   * The time zone `cron(...)` and `at(...)` read in (an IANA name, EventBridge Scheduler's
+   * `ScheduleExpressionTimezone`); default UTC.
+   */
+  readonly Timezone?: string;
   readonly Enabled?: boolean;
   /**
    * The event the function gets instead of the Scheduled Event: JSON text, as an EventBridge

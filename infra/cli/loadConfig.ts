@@ -49,6 +49,7 @@ const SERVER_KEYS = [
   'accountId',
   'maxBodySize',
   'createDelay',
+  'mappingTransition',
   'accessKeys',
   'cors',
   'allowedHosts',
@@ -210,8 +211,7 @@ function checkServer(server: unknown, fail: (path: string, reason: string) => ne
   if (!isPlainObject(server)) fail('server', 'must be an object');
   const settings = server as Record<string, unknown>;
   checkKnownKeys(settings, SERVER_KEYS, 'server.', fail);
-  const { port, host, region, accountId, maxBodySize, createDelay, accessKeys, cors, allowedHosts } =
-    settings;
+  const { port, host, region, accountId, maxBodySize, accessKeys, cors, allowedHosts } = settings;
   if (cors !== undefined && cors !== '*') {
     if (!Array.isArray(cors) || !cors.every((origin) => typeof origin === 'string'))
       fail('server.cors', "must be '*' or a list of origins such as 'https://app.example.com'");
@@ -239,13 +239,14 @@ function checkServer(server: unknown, fail: (path: string, reason: string) => ne
   if (maxBodySize !== undefined && !(Number.isInteger(maxBodySize) && (maxBodySize as number) > 0)) {
     fail('server.maxBodySize', 'must be a positive integer (bytes)');
   }
-  if (createDelay !== undefined) {
+  for (const key of ['createDelay', 'mappingTransition'] as const) {
+    const value = settings[key];
+    if (value === undefined) continue;
     try {
-      if (typeof createDelay !== 'number' && typeof createDelay !== 'string')
-        throw new Error('not a duration');
-      if (parseDuration(createDelay) < 0) throw new Error('cannot be negative');
+      if (typeof value !== 'number' && typeof value !== 'string') throw new Error('not a duration');
+      if (parseDuration(value) < 0) throw new Error('cannot be negative');
     } catch (error) {
-      fail('server.createDelay', `must be milliseconds or a duration such as '2s' (${reasonOf(error)})`);
+      fail(`server.${key}`, `must be milliseconds or a duration such as '2s' (${reasonOf(error)})`);
     }
   }
   if (accessKeys !== undefined) {

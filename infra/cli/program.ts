@@ -74,6 +74,7 @@ when --config is not given):
   });
 
   server:    port, host, region, accountId, maxBodySize (bytes), createDelay (ms or '2s'),
+             mappingTransition (ms or '1s': how long a mapping's state change lasts),
              accessKeys: [{ accessKeyId, secretAccessKey, accountId? }] (turns on SigV4 verification),
              cors: ['https://app.example.com'] or '*', allowedHosts: ['dynamodb.local'] or '*'
              (browser pages and Host names served besides this machine's own)
@@ -158,6 +159,11 @@ export function createProgram(io: CliIo): Command {
     .option(
       '--create-delay <duration>',
       'how long new tables stay CREATING, e.g. 2s or 500ms (default 0)',
+      parseDelay,
+    )
+    .option(
+      '--mapping-transition <duration>',
+      'how long an event source mapping stays Creating/Updating/Enabling/Disabling/Deleting after a Lambda API call (default 1s)',
       parseDelay,
     )
     .option(

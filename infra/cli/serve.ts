@@ -39,6 +39,8 @@ export interface ServeOptions extends FormatCliOptions {
   readonly verbose?: boolean;
   readonly maxBodySize?: number;
   readonly createDelay?: number;
+  /** `--mapping-transition`, ms. */
+  readonly mappingTransition?: number;
   readonly accessKeyId?: string;
   readonly secretAccessKey?: string;
   /** Browser origins served besides this machine's, or `*` (`--cors`). */
@@ -113,6 +115,9 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
   const accountId = options.accountId ?? settings.accountId ?? '000000000000';
   const createDelayMs =
     options.createDelay ?? (settings.createDelay === undefined ? 0 : parseDuration(settings.createDelay));
+  const mappingTransitionMs =
+    options.mappingTransition ??
+    (settings.mappingTransition === undefined ? undefined : parseDuration(settings.mappingTransition));
   const accessKeys =
     options.accessKeyId !== undefined && options.secretAccessKey !== undefined
       ? [{ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }]
@@ -125,6 +130,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       accountId,
       region,
       transientStatusDelayMs: createDelayMs,
+      ...(mappingTransitionMs === undefined ? {} : { mappingTransitionMs }),
       baseDirectory,
       logger,
       // Function logs as CloudWatch shows them, each line prefixed with its function's name.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { InvocationResult, MappedFunction } from '../../streams/mapping/invoke.js';
+import type { ConcurrencyLimits } from './concurrencyLimits.js';
 import {
   endLine,
   formatLogLine,
@@ -73,6 +74,8 @@ export interface LocalFunctionEnvironment {
    * them); the local stack passes its own, which it undoes when it closes.
    */
   readonly setEnvironment?: (variables: Readonly<Record<string, string>>) => void;
+  /** Reserved concurrency of the stack's functions (docs/lambda-api.md §8); none: unlimited. */
+  readonly concurrency?: ConcurrencyLimits;
 }
 
 /** Lines one invocation keeps in its log entry (the sink sees them all). */
@@ -171,11 +174,18 @@ export class LocalFunction implements MappedFunction {
    * default a fresh one.
    */
   async invoke(event: unknown, options: { readonly requestId?: string } = {}): Promise<InvocationResult> {
-    if (this.injectedDuplicates > 0) {
-      this.injectedDuplicates--;
-      await this.invokeOnce(event, randomUUID());
+    // Counted in before the first await, so invocations started together see each other; a
+    // function at its reserved concurrency rejects with FunctionThrottledError, unrun.
+    const release = this.environment.concurrency?.acquire(this.functionName);
+    try {
+      if (this.injectedDuplicates > 0) {
+        this.injectedDuplicates--;
+        await this.invokeOnce(event, randomUUID());
+      }
+      return await this.invokeOnce(event, options.requestId ?? randomUUID());
+    } finally {
+      release?.();
     }
-    return this.invokeOnce(event, options.requestId ?? randomUUID());
   }
 
   private async invokeOnce(event: unknown, requestId: string): Promise<InvocationResult> {

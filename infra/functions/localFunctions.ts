@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { type FunctionResolver, functionNameOf, type MappedFunction } from '../../streams/mapping/invoke.js';
+import { ConcurrencyLimits } from './concurrencyLimits.js';
 import type { InvocationLogEntry } from './invocationLog.js';
 import { type FunctionDefinition, LocalFunction } from './localFunction.js';
 
@@ -39,6 +40,8 @@ export class LocalFunctions implements FunctionResolver {
   private readonly handles = new Map<string, MappedFunction>();
   readonly accountId: string;
   readonly region: string;
+  /** Reserved concurrency by function name (PutFunctionConcurrency, docs/lambda-api.md §8). */
+  readonly concurrency = new ConcurrencyLimits();
 
   constructor(private readonly options: LocalFunctionsOptions) {
     this.accountId = options.accountId ?? '000000000000';
@@ -59,6 +62,7 @@ export class LocalFunctions implements FunctionResolver {
       clock: this.options.clock,
       accountId: this.accountId,
       region: this.region,
+      concurrency: this.concurrency,
       ...(this.options.logSink === undefined ? {} : { logSink: this.options.logSink }),
       ...(this.options.logLimit === undefined ? {} : { logLimit: this.options.logLimit }),
       ...(this.options.setEnvironment === undefined ? {} : { setEnvironment: this.options.setEnvironment }),
@@ -108,6 +112,8 @@ export class LocalFunctions implements FunctionResolver {
   remove(name: string): void {
     void this.functions.get(name)?.close();
     this.functions.delete(name);
+    // Lambda deletes a function's reserved concurrency with it.
+    this.concurrency.set(name, undefined);
   }
 
   names(): string[] {

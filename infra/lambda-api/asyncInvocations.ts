@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import type { InvocationResult } from '../../streams/mapping/invoke.js';
 import type { LocalDestinations } from '../destinations/localDestinations.js';
+import { FunctionThrottledError } from '../functions/concurrencyLimits.js';
 import type { LocalFunctions } from '../functions/localFunctions.js';
 import type { FunctionCatalog } from './functionCatalog.js';
 import { functionErrorPayload } from './invocationPayload.js';
@@ -52,6 +53,20 @@ interface QueuedEvent {
   readonly event: unknown;
   readonly queuedAt: number;
   attempts: number;
+  /** Times the function was throttled for this event (not attempts: it did not run). */
+  throttles: number;
+}
+
+/**
+ * The wait after a throttle: 1 s after the first, doubling up to 5 minutes ("For throttling
+ * errors (429) and system errors (500-series), Lambda returns the event to the queue and attempts
+ * to run the function again for up to 6 hours. The retry interval increases exponentially from 1
+ * second after the first attempt to a maximum of 5 minutes.", "How Lambda handles errors and
+ * retries with asynchronous invocation", Lambda developer guide). The event's maximum age still
+ * ends it (`EventAgeExceeded`).
+ */
+export function throttleRetryDelayMs(throttles: number): number {
+  return Math.min(300_000, 1000 * 2 ** (throttles - 1));
 }
 
 export interface AsyncInvocationsOptions {
@@ -84,6 +99,7 @@ export class AsyncInvocations {
       event,
       queuedAt: this.options.clock.now(),
       attempts: 0,
+      throttles: 0,
     };
     this.running++;
     queueMicrotask(() => void this.attempt(queued));
@@ -108,12 +124,22 @@ export class AsyncInvocations {
       if (fn === undefined) return;
       const config = this.options.catalog.get(queued.functionName)?.eventInvokeConfig;
       const maxAgeMs = (config?.maximumEventAgeInSeconds ?? ASYNC_DEFAULTS.maximumEventAgeInSeconds) * 1000;
-      if (queued.attempts > 0 && this.options.clock.now() - queued.queuedAt > maxAgeMs) {
+      const retried = queued.attempts > 0 || queued.throttles > 0;
+      if (retried && this.options.clock.now() - queued.queuedAt > maxAgeMs) {
         await this.discard(queued, 'EventAgeExceeded', undefined);
         return;
       }
+      let result: InvocationResult;
+      try {
+        result = await fn.invoke(queued.event, { requestId: queued.requestId });
+      } catch (error) {
+        if (!(error instanceof FunctionThrottledError)) throw error;
+        // Throttled: back to the queue, not an attempt (docs/lambda-api.md §8.3).
+        queued.throttles++;
+        this.retryLater(queued, throttleRetryDelayMs(queued.throttles));
+        return;
+      }
       queued.attempts++;
-      const result = await fn.invoke(queued.event, { requestId: queued.requestId });
       if (result.status === 'ok') {
         await this.deliver(queued, 'Success', result);
         return;

@@ -125,6 +125,7 @@ export class LambdaBackend {
     for (const record of this.catalog.apiRecords()) this.catalog.delete(record.name);
     this.apiMappings.clear();
     this.disabledConfigMappings.clear();
+    this.options.functions.concurrency.clear();
     this.async.clear();
   }
 
@@ -134,6 +135,10 @@ export class LambdaBackend {
    */
   restore(): void {
     for (const stored of this.saved.functions) this.restoreFunction(stored);
+    for (const [name, reserved] of Object.entries(this.saved.reservedConcurrency)) {
+      if (this.options.functions.get(name) !== undefined)
+        this.options.functions.concurrency.set(name, reserved);
+    }
     for (const stored of this.saved.mappings) {
       try {
         this.createMappingWith(stored.input as unknown as CreateEventSourceMappingInput, stored.uuid);
@@ -201,11 +206,18 @@ export class LambdaBackend {
     this.saving(() => this.catalog.delete(name));
   }
 
+  /** Put/DeleteFunctionConcurrency (undefined: back to the unreserved pool). */
+  setReservedConcurrency(name: string, reserved: number | undefined): void {
+    this.saving(() => this.options.functions.concurrency.set(name, reserved));
+  }
+
   /** CreateEventSourceMapping through the API. */
   createMapping(input: CreateEventSourceMappingInput, uuid: string): EventSourceMappingConfiguration {
     return this.saving(() => {
       const answer = this.createMappingWith(input, uuid);
       this.apiMappings.add(answer.UUID);
+      // Creating for a moment, as in Lambda (docs/lambda-api.md §4.7); a restored one is not new.
+      this.options.mappings.beginTransition(answer.UUID, 'Creating');
       return answer;
     });
   }
@@ -215,7 +227,9 @@ export class LambdaBackend {
     return this.saving(() => {
       // Built-in functions' internal mappings are not the API's: not found, as in `get`.
       this.options.mappings.get(input.UUID);
+      this.options.mappings.assertSettled(input.UUID, 'update');
       const answer = this.options.mappings.update(input);
+      this.options.mappings.beginTransition(answer.UUID, answer.State);
       if (!this.apiMappings.has(answer.UUID)) {
         if (this.options.mappings.mapping(answer.UUID).settings.enabled)
           this.disabledConfigMappings.delete(answer.UUID);
@@ -229,7 +243,8 @@ export class LambdaBackend {
   deleteMapping(uuid: string): EventSourceMappingConfiguration {
     return this.saving(() => {
       this.options.mappings.get(uuid);
-      const answer = this.options.mappings.delete(uuid);
+      this.options.mappings.assertSettled(uuid, 'delete');
+      const answer = this.options.mappings.delete(uuid, { linger: true });
       this.apiMappings.delete(uuid);
       this.disabledConfigMappings.delete(uuid);
       this.options.forgetMapping?.(uuid);
@@ -280,6 +295,7 @@ export class LambdaBackend {
       })),
       mappings,
       disabledConfigMappings: [...this.disabledConfigMappings],
+      reservedConcurrency: Object.fromEntries(this.options.functions.concurrency.entries()),
       lastProcessingResults: Object.fromEntries(
         this.listedMappings().map((mapping) => [mapping.UUID, mapping.LastProcessingResult]),
       ),

@@ -9,6 +9,7 @@ export {
   LambdaServiceError,
   LambdaValidationException,
   ResourceConflictException,
+  ResourceInUseException,
   validationError,
 } from '../../streams/mapping/errors.js';
 
@@ -20,17 +21,27 @@ export {
  * https://docs.aws.amazon.com/lambda/latest/api/CommonErrors.html
  */
 
-/** A request whose resource is busy (e.g. a mapping being changed). */
-export class ResourceInUseException extends LambdaServiceError {
-  override readonly name = 'ResourceInUseException';
-  readonly statusCode = 400;
-  override readonly messageKey = 'Message';
-}
-
-/** Throttled: the request rate or the concurrency limit is exceeded. */
+/**
+ * Throttled: the request rate or the concurrency limit is exceeded. `Reason` is one of the service
+ * model's `ThrottleReason` values; eddy throttles only on reserved concurrency
+ * (`ReservedFunctionConcurrentInvocationLimitExceeded`, docs/lambda-api.md §8.2).
+ */
 export class TooManyRequestsException extends LambdaServiceError {
   override readonly name = 'TooManyRequestsException';
   readonly statusCode = 429;
+
+  constructor(
+    message: string,
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+
+  override toWire(): Record<string, unknown> {
+    const body = super.toWire();
+    if (this.reason !== undefined) body.Reason = this.reason;
+    return body;
+  }
 }
 
 /** The invocation payload is over Lambda's limit (6 MB synchronous, 1 MB asynchronous). */

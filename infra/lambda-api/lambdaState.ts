@@ -25,6 +25,8 @@ export interface LambdaState {
    * at shutdown), so a restarted mapping does not read `No records processed` after it worked.
    */
   readonly lastProcessingResults: Readonly<Record<string, string>>;
+  /** Reserved concurrency by function name, the config's functions' included (PutFunctionConcurrency). */
+  readonly reservedConcurrency: Readonly<Record<string, number>>;
 }
 
 export interface StoredFunction {
@@ -51,6 +53,7 @@ export const EMPTY_STATE: LambdaState = {
   mappings: [],
   disabledConfigMappings: [],
   lastProcessingResults: {},
+  reservedConcurrency: {},
 };
 
 /** The settings part of a function record. */

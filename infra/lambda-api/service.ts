@@ -7,15 +7,18 @@ import { createEventSourceMapping } from './operations/createEventSourceMapping.
 import { createFunction } from './operations/createFunction.js';
 import { deleteEventSourceMapping } from './operations/deleteEventSourceMapping.js';
 import { deleteFunction } from './operations/deleteFunction.js';
+import { deleteFunctionConcurrency } from './operations/deleteFunctionConcurrency.js';
 import { deleteFunctionEventInvokeConfig } from './operations/deleteFunctionEventInvokeConfig.js';
 import { getEventSourceMapping } from './operations/getEventSourceMapping.js';
 import { getFunction } from './operations/getFunction.js';
+import { getFunctionConcurrency } from './operations/getFunctionConcurrency.js';
 import { getFunctionConfiguration } from './operations/getFunctionConfiguration.js';
 import { getFunctionEventInvokeConfig } from './operations/getFunctionEventInvokeConfig.js';
 import { invoke } from './operations/invoke.js';
 import { invokeAsync } from './operations/invokeAsync.js';
 import { listEventSourceMappings } from './operations/listEventSourceMappings.js';
 import { listFunctions } from './operations/listFunctions.js';
+import { putFunctionConcurrency } from './operations/putFunctionConcurrency.js';
 import { putFunctionEventInvokeConfig } from './operations/putFunctionEventInvokeConfig.js';
 import { updateEventSourceMapping } from './operations/updateEventSourceMapping.js';
 import { updateFunctionCode } from './operations/updateFunctionCode.js';
@@ -42,6 +45,9 @@ export const LAMBDA_OPERATIONS: readonly LambdaOperation[] = [
   updateFunctionEventInvokeConfig,
   getFunctionEventInvokeConfig,
   deleteFunctionEventInvokeConfig,
+  putFunctionConcurrency,
+  getFunctionConcurrency,
+  deleteFunctionConcurrency,
 ];
 
 /** Lambda's paths start with an API version (`/2015-03-31/`, `/2019-09-25/`, ...). */

@@ -1,15 +1,17 @@
+import { join } from 'node:path';
 import { parseDuration, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import type { StreamViewType } from '../../core/store/table.js';
 import { ChangeLog } from '../../streams/changeLog.js';
 import { LambdaServiceError, MappingManager } from '../../streams/mapping/index.js';
 import { formatSequenceNumber } from '../../streams/sequenceNumber.js';
-import { bindingsOf, type StreamBinding } from '../bindings.js';
+import { bindingsOf, runsLocally, type StreamBinding } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
 import { loadHandler } from '../functions/handlerModule.js';
 import { LocalFunctions } from '../functions/localFunctions.js';
 import { createHostLogger } from '../host/logger.js';
 import { provisionTables, TableSetupError } from '../host/provision.js';
+import { buildFunctions } from '../stack/functionBuilds.js';
 import { streamSettings } from '../stack/streamSettings.js';
 import { type RecordedChange, recordedChange } from './recordedChange.js';
 import { RecordedIdentities } from './recordedIdentities.js';
@@ -38,6 +40,8 @@ export interface ReplayOptions {
   /** Each invocation as it ends. */
   readonly onInvocation?: (invocation: ReplayInvocation) => void;
   /** The function's log lines as they are written, in Lambda's format (START, INFO..., END, REPORT). */
+  /** Where a function with build settings is bundled (default `<baseDirectory>/.eddy/build-invoke`). */
+  readonly buildDirectory?: string;
   readonly functionLogs?: (line: string) => void;
 }
 
@@ -139,9 +143,26 @@ async function run(options: ReplayOptions): Promise<ReplayReport> {
   if (binding.settings.Enabled === false)
     notes.push('the binding is disabled (Enabled: false): replaying anyway');
 
+  // What runs is what `eddy serve` runs: a function with build settings (SAM's esbuild
+  // BuildProperties) is bundled with them first (docs/templates.md §3.4), into a folder of its
+  // own so a running `eddy serve` keeps its bundle; packages left external resolve from the
+  // project's node_modules, as in serve.
+  let module = fn.handlerPath;
+  if (options.handler === undefined && fn.build !== undefined && runsLocally(fn)) {
+    const built = await buildFunctions(
+      [fn],
+      options.buildDirectory ?? join(options.baseDirectory, '.eddy', 'build-invoke'),
+    ).catch((error: unknown) => {
+      throw new ReplayError(`cannot build the handler of '${fn.functionName}': ${messageOf(error)}`, {
+        cause: error,
+      });
+    });
+    module = built.get(fn.functionName) ?? module;
+  }
+
   if (options.handler === undefined && fn.isolation === 'in-process') {
     // A handler that cannot load would fail every invocation, retried for a day of virtual time.
-    await loadHandler(fn.handlerPath, fn.exportName).catch((error: unknown) => {
+    await loadHandler(module, fn.exportName).catch((error: unknown) => {
       throw new ReplayError(`cannot load the handler of '${fn.functionName}': ${messageOf(error)}`, {
         cause: error,
       });
@@ -178,9 +199,7 @@ async function run(options: ReplayOptions): Promise<ReplayReport> {
   });
   localFunctions.define({
     name: fn.functionName,
-    ...(options.handler
-      ? { handler: options.handler }
-      : { module: fn.handlerPath, exportName: fn.exportName }),
+    ...(options.handler ? { handler: options.handler } : { module, exportName: fn.exportName }),
     timeout: fn.timeout,
     memorySize: fn.memorySize,
     environment: fn.environment,

@@ -1,13 +1,20 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { type Clock, parseDuration, type TimerHandle } from '../../core/clock.js';
 import { invocationContext, scheduledEvent } from './scheduledEvent.js';
+import type { ScheduleTiming } from './scheduleExpression.js';
 
 /** A handler a schedule can invoke (a `ScheduledHandler`, or a middy one, without the callback). */
 export type ScheduledFunction = (event: ScheduledEvent, context: Context) => void | Promise<void>;
 
 export interface ScheduleOptions {
-  /** Time between runs: ms, or a duration such as `'10s'`. */
-  rate: number | string;
+  /** Time between runs: ms, or a duration such as `'10s'` (or give `timing`). */
+  rate?: number | string;
+  /**
+   * When runs are due, for `cron(...)` and `at(...)` schedules (`parseScheduleExpression`): each
+   * run is armed for the next due moment after the last one; a clock that jumps past several gets
+   * one run.
+   */
+  timing?: ScheduleTiming;
   /** The rule's name, also the function name in the context (default `schedule`). */
   name?: string;
   accountId?: string;
@@ -19,7 +26,7 @@ export interface ScheduleOptions {
 }
 
 export interface Schedule {
-  /** The rate, ms. */
+  /** The rate, ms (NaN for a cron or at schedule). */
   readonly rateMs: number;
   /** Runs started so far (timer-driven and on demand). */
   readonly runs: number;
@@ -67,17 +74,36 @@ class ClockSchedule implements Schedule {
   private timer: TimerHandle | undefined;
   private inFlight: Promise<void> | undefined;
   private readonly name: string;
+  /** A cron or at schedule's next due moment after a time; undefined for a rate. */
+  private readonly nextDue: ((afterMs: number) => number | undefined) | undefined;
 
   constructor(
     private readonly clock: Clock,
     private readonly handler: ScheduledFunction,
     private readonly options: ScheduleOptions,
   ) {
-    this.rateMs = parseDuration(options.rate);
-    if (!Number.isFinite(this.rateMs) || this.rateMs <= 0)
-      throw new TypeError(`scheduleFunction: rate must be > 0, got ${options.rate}`);
+    const timing = options.timing;
+    if (timing !== undefined && timing.kind !== 'rate') {
+      this.rateMs = Number.NaN;
+      this.nextDue = (afterMs) => timing.next(afterMs);
+    } else {
+      this.rateMs = timing?.kind === 'rate' ? timing.rateMs : parseDuration(options.rate ?? Number.NaN);
+      if (!Number.isFinite(this.rateMs) || this.rateMs <= 0)
+        throw new TypeError(`scheduleFunction: rate must be > 0, got ${options.rate}`);
+      this.nextDue = undefined;
+    }
     this.name = options.name ?? 'schedule';
-    if (options.start ?? true) this.arm(clock.now() + this.rateMs);
+    if (options.start ?? true) this.armNext(clock.now());
+  }
+
+  /** Arms the first run due after `afterMs` (a rate's: one rate later); none left: stopped. */
+  private armNext(afterMs: number): void {
+    if (this.nextDue === undefined) {
+      this.arm(afterMs + this.rateMs);
+      return;
+    }
+    const at = this.nextDue(afterMs);
+    if (at !== undefined) this.arm(at);
   }
 
   runNow(): Promise<void> {
@@ -105,6 +131,11 @@ class ClockSchedule implements Schedule {
     if (this.inFlight === undefined) {
       // The event carries when the rule fired: the due time, or later when the clock jumped.
       this.enqueue(() => now).catch((error) => this.options.onError?.(error));
+    }
+    if (this.nextDue !== undefined) {
+      // The next due moment after now: a clock that jumped past several runs gets this one only.
+      this.armNext(now);
+      return;
     }
     const periods = Math.max(1, Math.floor((now - scheduledFor) / this.rateMs) + 1);
     this.arm(scheduledFor + periods * this.rateMs);

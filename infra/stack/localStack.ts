@@ -34,7 +34,7 @@ import { MappingCheckpoints } from './mappingCheckpoints.js';
 import { EnvironmentLayer, setSdkEndpoints } from './processEnvironment.js';
 import { ProjectFunctions } from './projectFunctions.js';
 import type { startArchive } from './stackArchive.js';
-import type { DataDirOptions, StackOptions } from './stackOptions.js';
+import { type DataDirOptions, DEFAULT_MAPPING_TRANSITION_MS, type StackOptions } from './stackOptions.js';
 import { StreamBindings } from './streamBindings.js';
 import { streamSettings } from './streamSettings.js';
 
@@ -190,6 +190,7 @@ export class LocalStack {
       settler: engine,
       accountId,
       region,
+      transitionMs: options.mappingTransitionMs ?? DEFAULT_MAPPING_TRANSITION_MS,
       onError: (error, context) => logger.error({ err: error, context }, 'event source mapping error'),
     });
     const stack = new LocalStack(

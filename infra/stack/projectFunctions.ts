@@ -3,6 +3,7 @@ import { BindingError, type FunctionBinding, runsLocally, type StreamBinding } f
 import type { FunctionDefinition, LocalFunction } from '../functions/localFunction.js';
 import type { LocalFunctions } from '../functions/localFunctions.js';
 import type { Logger } from '../host/logger.js';
+import { parseScheduleExpression } from '../schedules/scheduleExpression.js';
 import { type Schedule, scheduleFunction } from '../schedules/scheduleFunction.js';
 import { buildFunctions } from './functionBuilds.js';
 import { handlerProblem } from './handlerCheck.js';
@@ -208,7 +209,9 @@ export class ProjectFunctions {
           (event) =>
             this.invokeScheduled(name, schedule.input === undefined ? event : JSON.parse(schedule.input)),
           {
-            rate: schedule.rateMs,
+            ...(schedule.rateMs !== undefined
+              ? { rate: schedule.rateMs }
+              : { timing: parseScheduleExpression(schedule.expression, schedule.timezone) }),
             name,
             accountId: engine.defaultAccountId,
             region: engine.defaultRegion,

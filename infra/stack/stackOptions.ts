@@ -13,6 +13,13 @@ export interface StackOptions {
   readonly region?: string;
   /** How long tables and indexes stay CREATING, in ms (default 0). */
   readonly transientStatusDelayMs?: number;
+  /**
+   * How long an event source mapping stays Creating, Enabling, Disabling, Updating or Deleting
+   * after a Lambda API call, in ms (default `DEFAULT_MAPPING_TRANSITION_MS`; the test kit's
+   * default is 0). Meanwhile Update and Delete answer ResourceInUseException
+   * (docs/lambda-api.md §4.7).
+   */
+  readonly mappingTransitionMs?: number;
   /** Where relative paths of the config start (the config file's folder). */
   readonly baseDirectory?: string;
   readonly logger?: Logger;
@@ -73,3 +80,10 @@ export interface DataDirOptions {
   readonly snapshotLogBytes?: number;
   readonly snapshotInterval?: number | string;
 }
+
+/**
+ * A mapping's state change lasts this long by default (docs/lambda-api.md §4.7): Lambda's take
+ * seconds; one second makes a script that does not wait for `Enabled` meet the same
+ * ResourceInUseException it would meet in AWS, without slowing anyone down much.
+ */
+export const DEFAULT_MAPPING_TRANSITION_MS = 1000;

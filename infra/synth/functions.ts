@@ -100,7 +100,7 @@ export interface StreamEventSettings {
 }
 
 export interface SamEvent {
-  readonly Type: 'DynamoDB' | 'Schedule';
+  readonly Type: 'DynamoDB' | 'Schedule' | 'ScheduleV2';
   readonly Properties: Record<string, unknown>;
 }
 
@@ -149,7 +149,22 @@ export function streamEvent(
  * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-scheduled-rule-pattern.html
  */
 export function scheduleEvent(schedule: ScheduleBinding, path: string, warn: Warn): SamEvent {
-  if (schedule.rateMs % 60_000 !== 0) {
+  // `at(...)` and time zones are EventBridge Scheduler's: SAM's ScheduleV2 event.
+  // https://docs.aws.amazon.com/serverless-application-model/latest/developerguide/sam-property-function-schedulev2.html
+  if (
+    schedule.rateMs === undefined &&
+    (schedule.timezone !== undefined || schedule.expression.startsWith('at('))
+  )
+    return {
+      Type: 'ScheduleV2',
+      Properties: {
+        ScheduleExpression: schedule.expression,
+        ...(schedule.timezone === undefined ? {} : { ScheduleExpressionTimezone: schedule.timezone }),
+        State: schedule.enabled ? 'ENABLED' : 'DISABLED',
+        ...(schedule.input === undefined ? {} : { Input: schedule.input }),
+      },
+    };
+  if (schedule.rateMs !== undefined && schedule.rateMs % 60_000 !== 0) {
     warn(`${path}.rate runs every ${schedule.rateMs} ms locally; deployed it runs ${schedule.expression}`);
   }
   return {

@@ -275,6 +275,9 @@ export async function startStack(
   const { endpoint, startAt: _, ...stackOptions } = options;
   const stack = await LocalStack.start(config, {
     logger: (silentLogger ??= createHostLogger({ level: 'silent' })),
+    // A mapping's state changes are instant here unless a test asks for a moment (to meet
+    // ResourceInUseException, advancing the virtual clock past it): docs/lambda-api.md §4.7.
+    mappingTransitionMs: 0,
     ...stackOptions,
     clock,
   }).catch((error: unknown) => {

@@ -50,6 +50,17 @@ export class LambdaResourceNotFoundException extends LambdaServiceError {
   override readonly messageKey = 'Message';
 }
 
+/**
+ * The mapping is between states (Creating, Enabling, Disabling, Updating, Deleting): the service
+ * model's example is "you tried to update an event source mapping in the CREATING state, or you
+ * tried to delete an event source mapping currently UPDATING" (HTTP 400, member `Message`).
+ */
+export class ResourceInUseException extends LambdaServiceError {
+  override readonly name = 'ResourceInUseException';
+  readonly statusCode = 400;
+  override readonly messageKey = 'Message';
+}
+
 /** A constraint violation as the request validator words it. */
 export interface ConstraintViolation {
   /** The value as Lambda prints it (`'0'`, `'[Foo]'`, `null`). */

@@ -103,6 +103,11 @@ export class EventSourceMapping {
   stateTransitionReason = 'User action';
   /** LastModified, epoch ms. */
   lastModified: number;
+  /**
+   * A state the mapping reads until a moment of the clock (epoch ms): Creating, Enabling,
+   * Disabling, Updating after a user's action (docs/lambda-api.md §4.7).
+   */
+  transition: { readonly state: MappingStateName; readonly until: number } | undefined;
   readonly counters: MappingCounters = newCounters();
   private readonly progress = new Map<string, { committed: number; finished: boolean }>();
   private readonly works = new Map<string, ShardWork>();
@@ -179,6 +184,7 @@ export class EventSourceMapping {
    */
   private sourceGone(): void {
     this.subscription = undefined;
+    this.transition = undefined;
     this.state = 'Disabled';
     this.stateTransitionReason = 'Lambda initiated';
     this.counters.lastProcessingResult =
@@ -190,7 +196,18 @@ export class EventSourceMapping {
    * is still running (Lambda's transitional state, docs/streams-and-lambda.md §2.1.13).
    */
   get reportedState(): MappingStateName {
+    const transition = this.transition;
+    if (transition !== undefined) {
+      if (this.dependencies.clock.now() < transition.until) return transition.state;
+      this.transition = undefined;
+    }
     return this.state === 'Disabled' && this.counters.inFlight > 0 ? 'Disabling' : this.state;
+  }
+
+  /** Between states: Lambda refuses to update or delete it now (docs/lambda-api.md §4.7). */
+  get busy(): boolean {
+    const state = this.reportedState;
+    return state !== 'Enabled' && state !== 'Disabled';
   }
 
   /** Stops reading; checkpoints stay (records in flight will be delivered again). */

@@ -31,6 +31,8 @@ export interface MappingInspection {
   readonly destinationCount: number;
   readonly destinationErrors: number;
   readonly invokeErrors: number;
+  /** Invocations refused by the function's reserved concurrency (retried). */
+  readonly throttles: number;
   readonly windowsClosed: number;
   readonly inFlight: number;
   readonly shards: ReturnType<EventSourceMapping['shards']>;
@@ -60,6 +62,7 @@ export function inspect(mapping: EventSourceMapping): MappingInspection {
     destinationCount: counters.destinationCount,
     destinationErrors: counters.destinationErrors,
     invokeErrors: counters.invokeErrors,
+    throttles: counters.throttles,
     windowsClosed: counters.windowsClosed,
     inFlight: counters.inFlight,
     shards,

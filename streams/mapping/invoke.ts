@@ -28,6 +28,15 @@ export interface InvocationResult {
   readonly logs?: readonly string[];
 }
 
+/**
+ * Whether `invoke` rejected because the function was throttled (its reserved concurrency in use):
+ * the rejection carries `throttled: true`. Lambda retries such a batch until its records expire,
+ * without counting an attempt (docs/streams-and-lambda.md §2.3.4).
+ */
+export function isThrottle(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { throttled?: unknown }).throttled === true;
+}
+
 /** A function a mapping can invoke. */
 export interface MappedFunction {
   readonly functionName: string;

@@ -8,12 +8,14 @@ import {
   InvalidParameterValueException,
   LambdaResourceNotFoundException,
   ResourceConflictException,
+  ResourceInUseException,
   validationError,
 } from './errors.js';
 import {
   EventSourceMapping,
   type MappingCheckpoint,
   type MappingSource,
+  type MappingStateName,
   type ShardCheckpoint,
 } from './eventSourceMapping.js';
 import type { DestinationResolver } from './failureRecord.js';
@@ -50,6 +52,12 @@ export interface MappingManagerOptions {
    */
   readonly waitForTimers?: boolean;
   readonly onError?: (error: unknown, context: string) => void;
+  /**
+   * How long (ms, on the change log's clock) a mapping stays in the state a user's action puts it
+   * in (Creating, Enabling, Disabling, Updating, Deleting) before it reads Enabled or Disabled, or
+   * is gone (docs/lambda-api.md §4.7). Default 0: at once.
+   */
+  readonly transitionMs?: number;
   /**
    * A stream mapping's shard checkpoint moved (after each batch is done, and when a shard is
    * finished): where a host with a data directory saves it, to resume there after a restart.
@@ -112,6 +120,11 @@ export class MappingManager {
   /** Creation order of the API's mappings (ListEventSourceMappings pages by it). */
   private readonly sequence = new Map<string, number>();
   private created = 0;
+  /** Mappings deleted by a user, still listed as Deleting until their moment passes. */
+  private readonly deleting = new Map<
+    string,
+    { readonly mapping: EventSourceMapping; readonly until: number; readonly sequence: number }
+  >();
 
   constructor(private readonly options: MappingManagerOptions) {
     const source = options.changeLog.source;
@@ -157,7 +170,7 @@ export class MappingManager {
     if (stream === undefined)
       throw new InvalidParameterValueException(`Stream not found: ${input.EventSourceArn}`);
     const fn = this.resolveFunction(input.FunctionName);
-    for (const existing of this.mappings.values()) {
+    for (const existing of [...this.mappings.values(), ...this.deletingMappings()]) {
       if (existing.eventSourceArn === stream.arn && existing.fn.functionName === fn.functionName)
         throw new ResourceConflictException(
           `The event source arn (" ${stream.arn} ") and function (" ${fn.functionName} ") provided mapping already exists. Please update or delete the existing mapping with UUID ${existing.uuid}`,
@@ -268,8 +281,44 @@ export class MappingManager {
   /** GetEventSourceMapping. */
   get(uuid: string): EventSourceMappingConfiguration {
     const mapping = this.mappings.get(uuid);
-    if (mapping === undefined) throw new LambdaResourceNotFoundException(NOT_FOUND);
-    return configurationOf(mapping, this.where);
+    if (mapping !== undefined) return configurationOf(mapping, this.where);
+    const deleting = this.deletingMappings().find((candidate) => candidate.uuid === uuid);
+    if (deleting === undefined) throw new LambdaResourceNotFoundException(NOT_FOUND);
+    return configurationOf(deleting, this.where, 'Deleting');
+  }
+
+  /**
+   * What a user's action does to a mapping between states: Lambda refuses it with
+   * ResourceInUseException, 400 (docs/lambda-api.md §4.7). The update message is Lambda's as
+   * clients record it; the delete message is eddy's, worded after it.
+   * @throws ResourceInUseException, LambdaResourceNotFoundException
+   */
+  assertSettled(uuid: string, action: 'update' | 'delete'): void {
+    const mapping = this.mappings.get(uuid);
+    const deleting =
+      mapping === undefined && this.deletingMappings().some((candidate) => candidate.uuid === uuid);
+    if (mapping === undefined && !deleting) throw new LambdaResourceNotFoundException(NOT_FOUND);
+    if (deleting || mapping!.busy)
+      throw new ResourceInUseException(`Cannot ${action} the event source mapping because it is in use.`);
+  }
+
+  /**
+   * Puts a mapping in the state a user's action answered (Creating, Enabling, Disabling,
+   * Updating) for `transitionMs`; nothing when the transition is instant.
+   */
+  beginTransition(uuid: string, state: MappingStateName): void {
+    const transitionMs = this.options.transitionMs ?? 0;
+    const mapping = this.mappings.get(uuid);
+    if (mapping === undefined || transitionMs <= 0) return;
+    if (state === 'Enabled' || state === 'Disabled') return;
+    mapping.transition = { state, until: this.options.changeLog.source.clock.now() + transitionMs };
+  }
+
+  /** The mappings still Deleting (those whose moment passed are forgotten now). */
+  private deletingMappings(): EventSourceMapping[] {
+    const now = this.options.changeLog.source.clock.now();
+    for (const [uuid, entry] of this.deleting) if (now >= entry.until) this.deleting.delete(uuid);
+    return [...this.deleting.values()].map((entry) => entry.mapping);
   }
 
   /**
@@ -278,10 +327,16 @@ export class MappingManager {
    * @throws InvalidParameterValueException for a marker this manager did not issue.
    */
   list(filter: MappingListFilter = {}): MappingListPage {
-    return listMappings(
-      [...this.mappings.values()].map((mapping) => ({ mapping, sequence: this.sequence.get(mapping.uuid)! })),
-      filter,
-      (mapping) => configurationOf(mapping, this.where),
+    this.deletingMappings();
+    const entries = [
+      ...[...this.mappings.values()].map((mapping) => ({
+        mapping,
+        sequence: this.sequence.get(mapping.uuid)!,
+      })),
+      ...[...this.deleting.values()].map(({ mapping, sequence }) => ({ mapping, sequence })),
+    ].sort((a, b) => a.sequence - b.sequence);
+    return listMappings(entries, filter, (mapping) =>
+      configurationOf(mapping, this.where, this.deleting.has(mapping.uuid) ? 'Deleting' : undefined),
     );
   }
 
@@ -320,12 +375,25 @@ export class MappingManager {
     return this.update({ UUID: uuid, Enabled: true });
   }
 
-  /** DeleteEventSourceMapping: answers the configuration with `State: "Deleting"`. */
-  delete(uuid: string): EventSourceMappingConfiguration {
+  /**
+   * DeleteEventSourceMapping: answers the configuration with `State: "Deleting"`. The mapping
+   * stops at once; with `linger` (a user's action) it is still listed as Deleting for
+   * `transitionMs`, as Lambda lists it until the deletion is done.
+   */
+  delete(uuid: string, options: { readonly linger?: boolean } = {}): EventSourceMappingConfiguration {
     const mapping = this.mappings.get(uuid) ?? this.internal.get(uuid);
     if (mapping === undefined) throw new LambdaResourceNotFoundException(NOT_FOUND);
     mapping.stop();
+    mapping.transition = undefined;
     if (mapping.source.kind === 'internal') mapping.source.reader.close();
+    const sequence = this.sequence.get(uuid);
+    const transitionMs = this.options.transitionMs ?? 0;
+    if (options.linger === true && transitionMs > 0 && sequence !== undefined)
+      this.deleting.set(uuid, {
+        mapping,
+        until: this.options.changeLog.source.clock.now() + transitionMs,
+        sequence,
+      });
     this.mappings.delete(uuid);
     this.internal.delete(uuid);
     this.sequence.delete(uuid);
@@ -390,6 +458,7 @@ export class MappingManager {
   /** Deletes every mapping, internal ones too, and stays usable (the test kit's `reset`). */
   clear(): void {
     for (const uuid of [...this.mappings.keys(), ...this.internal.keys()]) this.delete(uuid);
+    this.deleting.clear();
   }
 
   /** Stops every mapping and unregisters from the engine. */

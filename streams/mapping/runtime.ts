@@ -35,6 +35,8 @@ export interface MappingCounters {
   destinationErrors: number;
   /** Times the function could not be invoked at all (docs/streams-and-lambda.md §2.3.4). */
   invokeErrors: number;
+  /** Invocations refused because the function was throttled (retried, never counted as attempts). */
+  throttles: number;
   /** Tumbling windows closed by a final invocation. */
   windowsClosed: number;
   /** Invocations and destination deliveries running now. */
@@ -56,6 +58,7 @@ export function newCounters(): MappingCounters {
     destinationCount: 0,
     destinationErrors: 0,
     invokeErrors: 0,
+    throttles: 0,
     windowsClosed: 0,
     inFlight: 0,
     lastProcessingResult: 'No records processed',

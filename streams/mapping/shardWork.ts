@@ -14,6 +14,7 @@ import {
 import { toDynamoDBRecord } from '../streamView.js';
 import type { RecordCursor } from './cursors.js';
 import { invocationRecord } from './failureRecord.js';
+import { isThrottle } from './invoke.js';
 import { batchRecords } from './operators/batchRecords.js';
 import { delayRecords } from './operators/delayRecords.js';
 import {
@@ -280,6 +281,13 @@ export class ShardWork {
         this.runtime.changed();
         return EMPTY;
       case 'invokeError':
+        // A throttle is the function's reserved concurrency at work, not a fault to report: the
+        // batch waits and is retried, in order (docs/streams-and-lambda.md §2.3.4).
+        if (isThrottle(report.error)) {
+          counters.throttles++;
+          this.runtime.changed();
+          return EMPTY;
+        }
         counters.invokeErrors++;
         this.runtime.reportError(report.error, `invoking ${this.runtime.fn.functionName}`);
         return EMPTY;

@@ -5,11 +5,13 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   CreateEventSourceMappingCommand,
   CreateFunctionCommand,
+  GetFunctionConcurrencyCommand,
   GetFunctionConfigurationCommand,
   GetFunctionEventInvokeConfigCommand,
   InvokeCommand,
   ListEventSourceMappingsCommand,
   ListFunctionsCommand,
+  PutFunctionConcurrencyCommand,
   PutFunctionEventInvokeConfigCommand,
   UpdateEventSourceMappingCommand,
 } from '@aws-sdk/client-lambda';
@@ -79,6 +81,13 @@ describe('a restart with a data directory', () => {
     await lambda.send(
       new PutFunctionEventInvokeConfigCommand({ FunctionName: 'audit', MaximumRetryAttempts: 1 }),
     );
+    // Reserved concurrency is kept too, the config's functions' included (docs/lambda-api.md §8.1).
+    await lambda.send(
+      new PutFunctionConcurrencyCommand({ FunctionName: 'audit', ReservedConcurrentExecutions: 5 }),
+    );
+    await lambda.send(
+      new PutFunctionConcurrencyCommand({ FunctionName: 'onOrder', ReservedConcurrentExecutions: 3 }),
+    );
     const streamArn = stack.engine.region().tables.get('Orders')!.stream!.arn;
     const mapping = await lambda.send(
       new CreateEventSourceMappingCommand({
@@ -117,6 +126,13 @@ describe('a restart with a data directory', () => {
     ).toMatchObject({
       MaximumRetryAttempts: 1,
     });
+    for (const [FunctionName, reserved] of [
+      ['audit', 5],
+      ['onOrder', 3],
+    ] as const)
+      expect(
+        (await lambda.send(new GetFunctionConcurrencyCommand({ FunctionName }))).ReservedConcurrentExecutions,
+      ).toBe(reserved);
     const { EventSourceMappings } = await lambda.send(new ListEventSourceMappingsCommand({}));
     expect(EventSourceMappings?.map((each) => [each.UUID, each.State, each.LastProcessingResult])).toEqual([
       [configMapping, 'Disabled', 'OK'],

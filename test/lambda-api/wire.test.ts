@@ -55,6 +55,13 @@ describe('errors on the wire', () => {
       ['GET', '/2015-03-31/no-such-resource'],
       ['PATCH', '/2015-03-31/functions/onOrder'],
       ['GET', '/2018-10-31/layers'],
+      // Versions and aliases are not served (docs/lambda-api.md §7): PublishVersion, CreateAlias,
+      // ListAliases, ListVersionsByFunction, PutProvisionedConcurrencyConfig.
+      ['POST', '/2015-03-31/functions/onOrder/versions'],
+      ['POST', '/2015-03-31/functions/onOrder/aliases'],
+      ['GET', '/2015-03-31/functions/onOrder/aliases'],
+      ['GET', '/2015-03-31/functions/onOrder/versions'],
+      ['PUT', '/2019-09-30/functions/onOrder/provisioned-concurrency'],
     ] as const) {
       const response = await send(url, { method, path, headers: lambdaHeaders() });
       expect(response.status).toBe(404);

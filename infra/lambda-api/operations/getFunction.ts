@@ -20,6 +20,13 @@ export const getFunction: LambdaOperation = {
     const code: Record<string, string> = { RepositoryType: 'S3' };
     if (record.code !== undefined && host !== undefined)
       code.Location = `http://${host}${CODE_PATH.replace('{FunctionName}', encodeURIComponent(record.name))}`;
-    return answer(200, { Configuration: backend.catalog.configuration(record), Code: code });
+    const body: Record<string, unknown> = {
+      Configuration: backend.catalog.configuration(record),
+      Code: code,
+    };
+    // `Concurrency` only when the function reserves some (docs/lambda-api.md §8.1).
+    const reserved = backend.functions.concurrency.get(record.name);
+    if (reserved !== undefined) body.Concurrency = { ReservedConcurrentExecutions: reserved };
+    return answer(200, body);
   },
 };

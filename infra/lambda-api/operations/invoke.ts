@@ -1,4 +1,10 @@
-import { InvalidRequestContentException, RequestTooLargeException, validationError } from '../errors.js';
+import { FunctionThrottledError } from '../../functions/concurrencyLimits.js';
+import {
+  InvalidRequestContentException,
+  RequestTooLargeException,
+  TooManyRequestsException,
+  validationError,
+} from '../errors.js';
 import { logTail, responseBody } from '../invocationPayload.js';
 import type { LambdaOperation } from '../operation.js';
 import { quote } from '../request.js';
@@ -56,7 +62,19 @@ export const invoke: LambdaOperation = {
       return { status: 202 };
     }
     const fn = backend.functions.get(record.name)!;
-    const result = await fn.invoke(event, { requestId: request.requestId });
+    let result: Awaited<ReturnType<typeof fn.invoke>>;
+    try {
+      result = await fn.invoke(event, { requestId: request.requestId });
+    } catch (error) {
+      // Over the function's reserved concurrency (docs/lambda-api.md §8.2): Lambda's throttle,
+      // `Rate Exceeded.` as the SDKs report it, with the service model's ThrottleReason.
+      if (error instanceof FunctionThrottledError)
+        throw new TooManyRequestsException(
+          error.message,
+          'ReservedFunctionConcurrentInvocationLimitExceeded',
+        );
+      throw error;
+    }
     const { body, functionError } = responseBody(result);
     const headers = [...executed];
     if (functionError) headers.push('X-Amz-Function-Error', 'Unhandled');

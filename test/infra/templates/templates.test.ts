@@ -346,7 +346,7 @@ describe('finding the stack', () => {
 });
 
 describe('SAM schedules', () => {
-  it('runs Schedule and ScheduleV2 rates, honours their state, and lists cron schedules as not run', async () => {
+  it('reads Schedule and ScheduleV2 rates, cron expressions and time zones, and honours their state', async () => {
     const cwd = project({
       'template.yaml': `
 Transform: AWS::Serverless-2016-10-31
@@ -359,7 +359,7 @@ Resources:
       Events:
         Hourly: { Type: ScheduleV2, Properties: { ScheduleExpression: rate(1 hour), FlexibleTimeWindow: { Mode: 'OFF' } } }
         Paused: { Type: Schedule, Properties: { Schedule: rate(2 hours), State: DISABLED } }
-        Nightly: { Type: ScheduleV2, Properties: { ScheduleExpression: 'cron(0 2 * * ? *)' } }
+        Nightly: { Type: ScheduleV2, Properties: { ScheduleExpression: 'cron(0 2 * * ? *)', ScheduleExpressionTimezone: Europe/Paris } }
 `,
       'report.mjs': HANDLER,
     });
@@ -367,9 +367,8 @@ Resources:
     expect(definition?.config.functions?.Report?.events).toEqual([
       { schedule: { rate: 'rate(1 hour)', Enabled: true } },
       { schedule: { rate: 'rate(2 hours)', Enabled: false } },
+      { schedule: { rate: 'cron(0 2 * * ? *)', Enabled: true, Timezone: 'Europe/Paris' } },
     ]);
-    expect(definition?.notices).toEqual([
-      'Report event Nightly: schedule cron(0 2 * * ? *) is not run (eddy runs rate() schedules)',
-    ]);
+    expect(definition?.notices).toEqual([]);
   });
 });

@@ -89,12 +89,17 @@ export function samEvents(
         properties.State !== undefined
           ? properties.State === 'ENABLED'
           : (values.boolean(properties.Enabled, [...at, 'Enabled']) ?? true);
+      const timezone =
+        type === 'ScheduleV2'
+          ? values.string(properties.ScheduleExpressionTimezone, [...at, 'ScheduleExpressionTimezone'])
+          : undefined;
       const schedule = scheduleBinding(
         context,
         expression,
         enabled,
         properties.Input,
         `${functionName} event ${eventName}`,
+        timezone,
       );
       if (schedule !== undefined) bindings.push({ functionName, binding: schedule, path });
     } else {
@@ -162,7 +167,18 @@ export function schedulerSchedule(context: EventsContext, logicalId: string): Te
   const target = values.object(resolver.property(logicalId, 'Target'), [...path, 'Target']) ?? {};
   const functionName = lambdaTarget(context, target.Arn, [...path, 'Target', 'Arn']);
   if (functionName === undefined) return undefined;
-  const schedule = scheduleBinding(context, expression, state === 'ENABLED', target.Input, logicalId);
+  const timezone = values.string(resolver.property(logicalId, 'ScheduleExpressionTimezone'), [
+    ...path,
+    'ScheduleExpressionTimezone',
+  ]);
+  const schedule = scheduleBinding(
+    context,
+    expression,
+    state === 'ENABLED',
+    target.Input,
+    logicalId,
+    timezone,
+  );
   return schedule === undefined
     ? undefined
     : { functionName, binding: schedule, path: ['Resources', logicalId] };
@@ -224,23 +240,28 @@ function destinationOf(values: Values, value: unknown, path: TemplatePath) {
   return destination === undefined ? undefined : { OnFailure: { Destination: destination } };
 }
 
-/** A schedule binding for a `rate(...)` expression; other expressions are listed as not run. */
+/**
+ * A schedule binding for a `rate(...)`, `cron(...)` or `at(...)` expression, with the Scheduler's
+ * time zone (docs/templates.md §3.6); the expression is checked where the bindings are read.
+ */
 function scheduleBinding(
-  context: EventsContext,
+  _context: EventsContext,
   expression: string | undefined,
   enabled: boolean,
   input: unknown,
-  label: string,
+  _label: string,
+  timezone?: string,
 ): BindingConfig | undefined {
   if (expression === undefined) return undefined;
-  if (!expression.trim().startsWith('rate(')) {
-    context.notice(`${label}: schedule ${expression} is not run (eddy runs rate() schedules)`);
-    return undefined;
-  }
   // The target's Input is the event the function gets (JSON text; a map is written as JSON).
   const text = input === undefined || typeof input === 'string' ? input : JSON.stringify(input);
   return {
-    schedule: { rate: expression.trim(), Enabled: enabled, ...(text === undefined ? {} : { Input: text }) },
+    schedule: {
+      rate: expression.trim(),
+      Enabled: enabled,
+      ...(timezone === undefined ? {} : { Timezone: timezone }),
+      ...(text === undefined ? {} : { Input: text }),
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { pseudoParametersOf } from '../cloudformation/pseudoParameters.js';
 import { isObject } from '../cloudformation/shapes.js';
 import { readTemplateFile, type TemplateFile, type TemplatePath } from '../cloudformation/templateFile.js';
@@ -27,10 +28,37 @@ export const serverlessSource: StackSource = {
   load: async (path, options) => loadServerless(path, options),
 };
 
-export function loadServerless(path: string, options: LoadStackOptions): StackDefinition {
+/**
+ * A service file: YAML or JSON as a template file; `serverless.js` / `serverless.ts` as a module
+ * whose export (`module.exports`, `export default`, or `export =` in TypeScript) is the service,
+ * as the Framework takes it. A module's values have no place in a text: messages name the key.
+ */
+async function readServiceFile(file: string): Promise<TemplateFile> {
+  const extension = extname(file);
+  if (!['.js', '.ts', '.mjs', '.cjs', '.mts', '.cts'].includes(extension)) return readTemplateFile(file);
+  let module: Record<string, unknown>;
+  try {
+    module = extension.endsWith('ts')
+      ? await (await import('tsx/esm/api')).tsImport(pathToFileURL(file).href, import.meta.url)
+      : await import(pathToFileURL(file).href);
+  } catch (error) {
+    throw new TemplateError(file, '', `cannot be loaded: ${(error as Error).message}`, { cause: error });
+  }
+  let value: unknown = module.default ?? module;
+  // A CommonJS module (or a .ts file compiled as one) arrives wrapped once more.
+  if (isObject(value) && isObject(value.default) && !('service' in value)) value = value.default;
+  return {
+    file,
+    format: 'json',
+    template: value,
+    locate: (at) => (at.length === 0 ? '' : ` (${at.join('.')})`),
+  };
+}
+
+export async function loadServerless(path: string, options: LoadStackOptions): Promise<StackDefinition> {
   const file = resolve(options.cwd, path);
   if (!existsSync(file)) throw new TemplateError(file, '', 'file not found');
-  const parsed = readTemplateFile(file);
+  const parsed = await readServiceFile(file);
   const directory = dirname(file);
   const fail = (at: TemplatePath, reason: string): never => {
     throw new TemplateError(file, parsed.locate(at), reason);

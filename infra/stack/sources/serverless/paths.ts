@@ -1,8 +1,17 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-/** The service files the Serverless Framework reads, in its order (serverless.ts and .js are code: not read). */
-export const SERVERLESS_FILE_NAMES = ['serverless.yml', 'serverless.yaml', 'serverless.json'] as const;
+/**
+ * The service files the Serverless Framework reads, in its order: YAML, JSON, then code
+ * (`serverless.js`, `serverless.ts`) whose export is the service (docs/serverless.md §1).
+ */
+export const SERVERLESS_FILE_NAMES = [
+  'serverless.yml',
+  'serverless.yaml',
+  'serverless.json',
+  'serverless.js',
+  'serverless.ts',
+] as const;
 
 /** The serverless.yml (or .yaml, .json) in `directory`, if there is one. */
 export function findServerlessFile(directory: string): string | undefined {

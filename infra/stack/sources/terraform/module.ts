@@ -10,6 +10,7 @@ import {
   indexInto,
   type Traversal,
 } from './expressions.js';
+import { fromJsonSyntax } from './jsonSyntax.js';
 import { locateIn } from './places.js';
 import { typedValue } from './variableTypes.js';
 
@@ -77,22 +78,29 @@ export class TerraformModule {
   ): Promise<TerraformModule> {
     const module = new TerraformModule(directory, settings, prefix);
     const names = readdirSync(directory)
-      .filter((name) => name.endsWith('.tf'))
+      .filter((name) => name.endsWith('.tf') || name.endsWith('.tf.json'))
       .sort();
-    if (names.length === 0) throw new TemplateError(directory, '', 'no *.tf file in this folder');
+    if (names.length === 0)
+      throw new TemplateError(directory, '', 'no *.tf or *.tf.json file in this folder');
     for (const name of names) {
       const file = join(directory, name);
       const text = readFileSync(file, 'utf8');
       module.texts.set(file, text);
       module.files.push(file);
       let parsed: Record<string, unknown>;
+      const json = name.endsWith('.tf.json');
       try {
-        parsed = await parse(file, text);
+        if (json) {
+          const value: unknown = JSON.parse(text);
+          if (typeof value !== 'object' || value === null || Array.isArray(value))
+            throw new Error('a .tf.json file holds one JSON object');
+          parsed = fromJsonSyntax(value as Record<string, unknown>);
+        } else parsed = await parse(file, text);
       } catch (error) {
         throw new TemplateError(
           file,
           '',
-          `not valid HCL: ${String((error as Error).message ?? error).trim()}`,
+          `not valid ${json ? 'JSON' : 'HCL'}: ${String((error as Error).message ?? error).trim()}`,
           {
             cause: error,
           },

@@ -194,6 +194,7 @@ export function readTerraformStack(root: TerraformModule, workDirectory: string)
       module.evaluateAt(block, ['target', 0, 'input']),
       block.address.slice(1).join('.'),
       stack.notices,
+      module.evaluateAt(block, ['schedule_expression_timezone']),
     );
     if (schedule !== undefined) bind(name, schedule, module, block, []);
   }
@@ -257,18 +258,18 @@ function readMapping(
   }) as unknown as StreamBindingConfig;
 }
 
-/** A schedule binding for `rate(...)`; other expressions are listed as not run. */
+/**
+ * A schedule binding for `rate(...)`, `cron(...)` or `at(...)` (docs/templates.md §3.6), with
+ * aws_scheduler_schedule's `schedule_expression_timezone`.
+ */
 function scheduleBinding(
   expression: string,
   enabled: boolean,
   input: unknown,
-  label: string,
-  notices: string[],
+  _label: string,
+  _notices: string[],
+  timezone?: unknown,
 ): BindingConfig | undefined {
-  if (!expression.trim().startsWith('rate(')) {
-    notices.push(`${label}: schedule ${expression} is not run (eddy runs rate() schedules)`);
-    return undefined;
-  }
   // The target's input is the event the function gets (JSON text, jsonencode's).
   const text =
     input === undefined || input === null || typeof input === 'string' ? input : JSON.stringify(input);
@@ -276,6 +277,7 @@ function scheduleBinding(
     schedule: {
       rate: expression.trim(),
       Enabled: enabled,
+      ...(typeof timezone === 'string' ? { Timezone: timezone } : {}),
       ...(typeof text === 'string' ? { Input: text } : {}),
     },
   };
