@@ -265,7 +265,11 @@ export class Engine {
           throw error;
         }
       }
-      const actionContext = this.actionContext(accountId, regionName);
+      const shared = this.actionContext(accountId, regionName);
+      const actionContext =
+        definition.readsHost && context.host !== undefined
+          ? { ...shared, request: { ...shared.request, host: context.host } }
+          : shared;
       const tableName = typedInput.TableName;
       // Only control-plane operations that change tables need the table as it was.
       const before =

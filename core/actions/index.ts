@@ -8,6 +8,7 @@ import { dataProtectionOperations } from './dataProtectionOperations.js';
 import { deleteItem } from './deleteItem.js';
 import { deleteResourcePolicy } from './deleteResourcePolicy.js';
 import { deleteTable } from './deleteTable.js';
+import { describeEndpoints } from './describeEndpoints.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
 import { describeTimeToLive } from './describeTimeToLive.js';
@@ -50,6 +51,7 @@ const definitions: OperationDefinition<any, any, any>[] = [
   executeTransaction,
   createTable,
   deleteTable,
+  describeEndpoints,
   describeLimits,
   describeTable,
   listTables,
