@@ -9,9 +9,12 @@ import { deleteItem } from './deleteItem.js';
 import { deleteResourcePolicy } from './deleteResourcePolicy.js';
 import { deleteTable } from './deleteTable.js';
 import { describeEndpoints } from './describeEndpoints.js';
+import { describeKinesisStreamingDestination } from './describeKinesisStreamingDestination.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
 import { describeTimeToLive } from './describeTimeToLive.js';
+import { disableKinesisStreamingDestination } from './disableKinesisStreamingDestination.js';
+import { enableKinesisStreamingDestination } from './enableKinesisStreamingDestination.js';
 import { executeStatement } from './executeStatement.js';
 import { executeTransaction } from './executeTransaction.js';
 import { getItem } from './getItem.js';
@@ -27,6 +30,7 @@ import { transactGetItems } from './transactGetItems.js';
 import { transactWriteItems } from './transactWriteItems.js';
 import { untagResource } from './untagResource.js';
 import { updateItem } from './updateItem.js';
+import { updateKinesisStreamingDestination } from './updateKinesisStreamingDestination.js';
 import { updateTable } from './updateTable.js';
 import { updateTimeToLive } from './updateTimeToLive.js';
 
@@ -65,6 +69,11 @@ const definitions: OperationDefinition<any, any, any>[] = [
   getResourcePolicy,
   deleteResourcePolicy,
   ...dataProtectionOperations,
+  // Kinesis Data Streams destinations (docs/kinesis-destinations.md).
+  enableKinesisStreamingDestination,
+  disableKinesisStreamingDestination,
+  describeKinesisStreamingDestination,
+  updateKinesisStreamingDestination,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.
