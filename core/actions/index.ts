@@ -8,6 +8,7 @@ import { dataProtectionOperations } from './dataProtectionOperations.js';
 import { deleteItem } from './deleteItem.js';
 import { deleteResourcePolicy } from './deleteResourcePolicy.js';
 import { deleteTable } from './deleteTable.js';
+import { describeContributorInsights } from './describeContributorInsights.js';
 import { describeEndpoints } from './describeEndpoints.js';
 import { describeKinesisStreamingDestination } from './describeKinesisStreamingDestination.js';
 import { describeLimits } from './describeLimits.js';
@@ -19,6 +20,7 @@ import { executeStatement } from './executeStatement.js';
 import { executeTransaction } from './executeTransaction.js';
 import { getItem } from './getItem.js';
 import { getResourcePolicy } from './getResourcePolicy.js';
+import { listContributorInsights } from './listContributorInsights.js';
 import { listTables } from './listTables.js';
 import { listTagsOfResource } from './listTagsOfResource.js';
 import { putItem } from './putItem.js';
@@ -29,6 +31,7 @@ import { tagResource } from './tagResource.js';
 import { transactGetItems } from './transactGetItems.js';
 import { transactWriteItems } from './transactWriteItems.js';
 import { untagResource } from './untagResource.js';
+import { updateContributorInsights } from './updateContributorInsights.js';
 import { updateItem } from './updateItem.js';
 import { updateKinesisStreamingDestination } from './updateKinesisStreamingDestination.js';
 import { updateTable } from './updateTable.js';
@@ -74,6 +77,10 @@ const definitions: OperationDefinition<any, any, any>[] = [
   disableKinesisStreamingDestination,
   describeKinesisStreamingDestination,
   updateKinesisStreamingDestination,
+  // Contributor Insights (docs/contributor-insights-and-endpoints.md §2).
+  updateContributorInsights,
+  describeContributorInsights,
+  listContributorInsights,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.
