@@ -10,7 +10,7 @@ import { insightsTarget } from './shared/insightsTarget.js';
  * DescribeContributorInsights: the status, mode, last change and the names of the CloudWatch rules
  * DynamoDB makes (docs/contributor-insights-and-endpoints.md §2.2). A table never enabled answers
  * DISABLED. The rules' figures (the most accessed and throttled keys) are eddy's counts, at
- * `GET /_eddy/metrics` (§2.3).
+ * `GET /_eddy/metrics` (docs/contributor-insights-and-endpoints.md §2.3).
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeContributorInsights.html
  */
 export const describeContributorInsights = defineOperation<
