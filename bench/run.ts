@@ -22,6 +22,7 @@ const benches: { file: string; title: string }[] = [
   { file: 'backup', title: 'backups, exports, imports, PITR' },
   { file: 'console', title: 'the event-flow console' },
   { file: 'capacity', title: 'capacity enforcement' },
+  { file: 'kinesis', title: 'Kinesis streaming destinations' },
   { file: 'startup', title: 'startup (the installed package)' },
 ];
 

@@ -12,6 +12,7 @@ import {
   ValidationException,
 } from './errors/index.js';
 import { type GlobalIndexMode, IndexMaintenance } from './indexes/maintenance.js';
+import { type KinesisStreamCheck, NO_ENDPOINT } from './kinesis/destinations.js';
 import type { Item } from './model/attributeValue.js';
 import { itemKeyOf } from './model/keyCodec.js';
 import type { ActionContext, OperationDefinition, RequestContext } from './operation.js';
@@ -102,7 +103,14 @@ export class Engine {
   readonly ttlChangeLockoutMs: number;
   private readonly regions = new Map<string, Map<string, Region>>();
   private readonly listeners = new Set<ChangeListener>();
-  private readonly onInternalError: (error: unknown, operation: string) => void;
+  /** Reports an error that is not the service's (answered as InternalServerError, or a listener's). */
+  readonly onInternalError: (error: unknown, operation: string) => void;
+  /**
+   * Whether a Kinesis stream can be written, asked when EnableKinesisStreamingDestination
+   * completes (docs/kinesis-destinations.md §3). infra sets it over its Kinesis endpoint; without
+   * one, every Enable fails with a description saying how to configure it.
+   */
+  kinesisStreamCheck: KinesisStreamCheck = async () => NO_ENDPOINT;
   private sequence = 0;
   private commitCounter = 0;
   /** Secondary index upkeep (local indexes in the commit; global ones per `globalIndexes`). */
@@ -265,7 +273,11 @@ export class Engine {
           throw error;
         }
       }
-      const actionContext = this.actionContext(accountId, regionName);
+      const shared = this.actionContext(accountId, regionName);
+      const actionContext =
+        definition.readsHost && context.host !== undefined
+          ? { ...shared, request: { ...shared.request, host: context.host } }
+          : shared;
       const tableName = typedInput.TableName;
       // Only control-plane operations that change tables need the table as it was.
       const before =

@@ -7,6 +7,8 @@ import type { Shape } from './validations/shape.js';
 export interface RequestContext {
   readonly accountId: string;
   readonly region: string;
+  /** The request's `Host` header, for operations that declare `readsHost` (DescribeEndpoints). */
+  readonly host?: string;
 }
 
 /** What an action sees: the engine, the caller's region, and the request context. */
@@ -35,6 +37,8 @@ export interface OperationDefinition<Input = Record<string, unknown>, Output = u
    * `1 validation error detected: ` (docs/dynamodb.md §9.2).
    */
   readonly prefixStatelessErrors?: boolean;
+  /** The action reads the request's `Host` (`context.request.host`); others share a cached context. */
+  readonly readsHost?: boolean;
   /** Control-plane operations that change a table announce it (`Engine.onTableChange`). */
   readonly changesTables?: boolean;
   /**

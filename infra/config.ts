@@ -1,6 +1,7 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { CapacityOptions } from '../core/throttling/capacityGovernor.js';
 import type { FaultKind } from '../core/throttling/faults.js';
+import type { KinesisEndpointOptions } from './kinesis/kinesisClient.js';
 
 /**
  * A table eddy creates at start: a CreateTable request (wire shape, as in the AWS docs) plus,
@@ -216,6 +217,12 @@ export interface EddyConfig {
   readonly destinationsDirectory?: string;
   /** Capacity enforcement and injected faults (docs/capacity.md): off by default. */
   readonly capacity?: CapacityConfig;
+  /**
+   * The Kinesis endpoint tables with a Kinesis streaming destination write to
+   * (docs/kinesis-destinations.md §3): `{ endpoint, region?, credentials? }`. Without it, enabling
+   * a destination fails with a DestinationStatusDescription saying so.
+   */
+  readonly kinesis?: KinesisEndpointOptions;
 }
 
 /** The config's `capacity` block: how capacity is enforced, and faults injected at start. */

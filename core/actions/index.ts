@@ -8,13 +8,19 @@ import { dataProtectionOperations } from './dataProtectionOperations.js';
 import { deleteItem } from './deleteItem.js';
 import { deleteResourcePolicy } from './deleteResourcePolicy.js';
 import { deleteTable } from './deleteTable.js';
+import { describeContributorInsights } from './describeContributorInsights.js';
+import { describeEndpoints } from './describeEndpoints.js';
+import { describeKinesisStreamingDestination } from './describeKinesisStreamingDestination.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
 import { describeTimeToLive } from './describeTimeToLive.js';
+import { disableKinesisStreamingDestination } from './disableKinesisStreamingDestination.js';
+import { enableKinesisStreamingDestination } from './enableKinesisStreamingDestination.js';
 import { executeStatement } from './executeStatement.js';
 import { executeTransaction } from './executeTransaction.js';
 import { getItem } from './getItem.js';
 import { getResourcePolicy } from './getResourcePolicy.js';
+import { listContributorInsights } from './listContributorInsights.js';
 import { listTables } from './listTables.js';
 import { listTagsOfResource } from './listTagsOfResource.js';
 import { putItem } from './putItem.js';
@@ -25,7 +31,9 @@ import { tagResource } from './tagResource.js';
 import { transactGetItems } from './transactGetItems.js';
 import { transactWriteItems } from './transactWriteItems.js';
 import { untagResource } from './untagResource.js';
+import { updateContributorInsights } from './updateContributorInsights.js';
 import { updateItem } from './updateItem.js';
+import { updateKinesisStreamingDestination } from './updateKinesisStreamingDestination.js';
 import { updateTable } from './updateTable.js';
 import { updateTimeToLive } from './updateTimeToLive.js';
 
@@ -50,6 +58,7 @@ const definitions: OperationDefinition<any, any, any>[] = [
   executeTransaction,
   createTable,
   deleteTable,
+  describeEndpoints,
   describeLimits,
   describeTable,
   listTables,
@@ -63,6 +72,15 @@ const definitions: OperationDefinition<any, any, any>[] = [
   getResourcePolicy,
   deleteResourcePolicy,
   ...dataProtectionOperations,
+  // Kinesis Data Streams destinations (docs/kinesis-destinations.md).
+  enableKinesisStreamingDestination,
+  disableKinesisStreamingDestination,
+  describeKinesisStreamingDestination,
+  updateKinesisStreamingDestination,
+  // Contributor Insights (docs/contributor-insights-and-endpoints.md §2).
+  updateContributorInsights,
+  describeContributorInsights,
+  listContributorInsights,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.

@@ -1,3 +1,4 @@
+import type { KinesisDestination } from '../kinesis/destinations.js';
 import type { ScalarKeyType } from '../model/attributeValue.js';
 import { partitionScanKey } from '../model/keyCodec.js';
 import type { ExpiryIndex } from '../ttl/expiryIndex.js';
@@ -159,6 +160,8 @@ export class Table {
   onDemandThroughput: OnDemandThroughputState | undefined;
   /** Table warm throughput, when set. */
   warmThroughput: WarmThroughputState | undefined;
+  /** Kinesis Data Streams destinations, newest first (docs/kinesis-destinations.md). */
+  kinesisDestinations: KinesisDestination[] = [];
 
   constructor(init: TableInit) {
     this.name = init.name;

@@ -5,6 +5,7 @@ import {
   InternalServerError,
   TransactionCanceledException,
 } from '../errors/index.js';
+import { countKey } from '../insights/contributorInsights.js';
 import type { SecondaryIndex, Table } from '../store/table.js';
 import { FaultInjector, type FaultKind } from './faults.js';
 import { CapacityLimits } from './limits.js';
@@ -91,6 +92,8 @@ export class CapacityGovernor {
   private mode: 'off' | 'enforce';
   private tables: ReadonlySet<string> | undefined;
   private readonly burstSeconds: number;
+  /** Some table or index counts its keys for Contributor Insights (core/insights/). */
+  private insights = false;
 
   constructor(
     private readonly clock: Clock,
@@ -168,15 +171,27 @@ export class CapacityGovernor {
   }
 
   readOutcome(table: Table, charge: ReadCharge): DynamoDbError | undefined {
+    // An LSI reads the table's capacity (docs/dynamodb.md §4.3.3).
+    const gsi = charge.index?.kind === 'GSI' ? charge.index : undefined;
+    const outcome = this.readAdmission(table, gsi, charge);
+    if (this.insights) countKey(table, gsi?.name, charge.hashKey, outcome !== undefined);
+    return outcome;
+  }
+
+  private readAdmission(table: Table, gsi: SecondaryIndex | undefined, charge: ReadCharge) {
     const fault = this.fault(table, 'Read');
     if (fault !== undefined) return fault;
     if (!this.enforces(table)) return undefined;
-    // An LSI reads the table's capacity (docs/dynamodb.md §4.3.3).
-    const gsi = charge.index?.kind === 'GSI' ? charge.index : undefined;
     return this.admitOne(table, gsi, 'Read', charge.units, gsi ? undefined : charge.hashKey);
   }
 
   writeOutcome(table: Table, charge: WriteCharge): DynamoDbError | undefined {
+    const outcome = this.writeAdmission(table, charge);
+    if (this.insights) countKey(table, undefined, charge.hashKey, outcome !== undefined);
+    return outcome;
+  }
+
+  private writeAdmission(table: Table, charge: WriteCharge): DynamoDbError | undefined {
     const fault = this.fault(table, 'Write');
     if (fault !== undefined) return fault;
     if (!this.enforces(table)) return undefined;
@@ -215,12 +230,26 @@ export class CapacityGovernor {
         cancelled = true;
       } else admitted.push(...shares);
     });
+    if (this.insights)
+      actions.forEach(({ table, charge }, position) => {
+        const throttled = reasons[position]!.Code !== 'None';
+        if (throttled || !cancelled) countKey(table, undefined, charge.charge.hashKey, throttled);
+      });
     if (cancelled) throw new TransactionCanceledException(reasons);
     this.take(admitted, now);
   }
 
   private refresh(): void {
-    this.active = this.mode === 'enforce' || this.faults.pending;
+    this.active = this.mode === 'enforce' || this.faults.pending || this.insights;
+  }
+
+  /**
+   * Contributor Insights counts keys on some table or none: while some do, every request passes
+   * here, so tables without insights pay nothing when no table has them.
+   */
+  insightsChanged(counting: boolean): void {
+    this.insights = counting;
+    this.refresh();
   }
 
   private fault(table: Table, access: Access): DynamoDbError | undefined {

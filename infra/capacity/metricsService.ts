@@ -1,4 +1,5 @@
 import type { Engine } from '../../core/engine.js';
+import { insightsFigures } from '../../core/insights/contributorInsights.js';
 import type { RestService } from '../host/restService.js';
 
 /** eddy's capacity figures, JSON and unsigned like `/_eddy/health` (docs/capacity.md §7). */
@@ -22,7 +23,12 @@ export function capacityMetricsService(engine: Engine): RestService {
         operation: 'GetCapacityMetrics',
         handle: () => ({
           status: 200,
-          body: { Tables: engine.capacity.metrics.snapshot(engine.clock.now()) },
+          body: {
+            Tables: engine.capacity.metrics.snapshot(engine.clock.now()),
+            // Contributor Insights: the most accessed and throttled partition keys per table and
+            // GSI with insights on (docs/contributor-insights-and-endpoints.md §2.3).
+            ContributorInsights: insightsFigures(engine),
+          },
         }),
       },
     ],

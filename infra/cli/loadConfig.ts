@@ -41,6 +41,7 @@ const CONFIG_KEYS = [
   'archive',
   'destinationsDirectory',
   'capacity',
+  'kinesis',
 ];
 const SERVER_KEYS = [
   'port',
@@ -146,7 +147,7 @@ export function checkConfig(value: unknown, file: string): EddyConfig {
     }
   }
   if (value.functions !== undefined) checkFunctions(value.functions, fail);
-  for (const key of ['ttl', 'globalIndexes', 'streams', 'archive'] as const) {
+  for (const key of ['ttl', 'globalIndexes', 'streams', 'archive', 'kinesis'] as const) {
     if (value[key] !== undefined && !isPlainObject(value[key])) fail(key, 'must be an object');
   }
   return value as EddyConfig;

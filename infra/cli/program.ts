@@ -208,6 +208,10 @@ export function createProgram(io: CliIo): Command {
       'exports and imports: an S3 endpoint instead (keys: EDDY_ARCHIVE_ACCESS_KEY_ID/...)',
     )
     .option(
+      '--kinesis-endpoint <url>',
+      'Kinesis streaming destinations: the Kinesis endpoint tables write their changes to (keys: EDDY_ARCHIVE_ACCESS_KEY_ID/...)',
+    )
+    .option(
       '--accept-data-loss',
       'with --data-dir: start even if the log lost written records, with what is left (see `eddy data check`)',
     )

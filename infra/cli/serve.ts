@@ -59,6 +59,8 @@ export interface ServeOptions extends FormatCliOptions {
   readonly bucketsDir?: string;
   /** Exports and imports: an S3 endpoint instead (credentials as the archive sink takes them). */
   readonly s3Endpoint?: string;
+  /** Where Kinesis streaming destinations write (credentials as the archive sink takes them). */
+  readonly kinesisEndpoint?: string;
   /** With `dataDir`: start from what is left of a log that lost written records. */
   readonly acceptDataLoss?: boolean;
   /** Rebuild (esbuild) and reload the project's handlers when their files change. */
@@ -145,6 +147,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       onBackfill: (progress) => io.print(`gsi-maintainer | ${describeBackfill(progress)}`),
       ...(options.dataDir === undefined ? {} : { dataDir: dataDirOptions(options) }),
       ...bucketsOptions(options, io.cwd),
+      ...kinesisOptions(options),
       ...(options.capacity === undefined ? {} : { capacity: { mode: options.capacity } }),
     });
   } catch (error) {
@@ -256,6 +259,23 @@ function bucketsOptions(options: ServeOptions, cwd: string) {
   }
   if (options.bucketsDir !== undefined) return { buckets: { directory: resolve(cwd, options.bucketsDir) } };
   return {};
+}
+
+/** `--kinesis-endpoint` (keys from EDDY_ARCHIVE_ACCESS_KEY_ID/..., as the archive's). */
+function kinesisOptions(options: ServeOptions) {
+  if (options.kinesisEndpoint === undefined) return {};
+  const env = process.env;
+  const accessKeyId = env[ARCHIVE_CREDENTIALS_ENVIRONMENT.accessKeyId];
+  const secretAccessKey = env[ARCHIVE_CREDENTIALS_ENVIRONMENT.secretAccessKey];
+  const sessionToken = env[ARCHIVE_CREDENTIALS_ENVIRONMENT.sessionToken];
+  return {
+    kinesis: {
+      endpoint: options.kinesisEndpoint,
+      ...(accessKeyId !== undefined && secretAccessKey !== undefined
+        ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } }
+        : {}),
+    },
+  };
 }
 
 /** The file a stack came from, as the request that reads it again names it. */

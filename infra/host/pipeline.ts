@@ -217,7 +217,13 @@ export class RequestPipeline {
     } catch (error) {
       return this.failure(error, target, context);
     }
-    return this.execute(service, operation, input, { accountId: this.accountId, region }, context);
+    return this.execute(
+      service,
+      operation,
+      input,
+      { accountId: this.accountId, region, ...hostOf(request) },
+      context,
+    );
   }
 
   /** With configured keys: the full signature check first (docs/dynamodb.md §1.2.6), then the operation. */
@@ -235,6 +241,7 @@ export class RequestPipeline {
       requestContext = {
         accountId: key.accountId ?? this.accountId,
         region: signature.scopeRegion,
+        ...hostOf(request),
       };
     } catch (error) {
       return this.failure(error, `${service.targetPrefix}.${operation}`, context);
@@ -408,6 +415,12 @@ export class RequestPipeline {
       signatureVerification: this.verifier !== undefined,
     };
   }
+}
+
+/** The `Host` the caller reached eddy at, for DescribeEndpoints. */
+function hostOf(request: WireRequest): { host?: string } {
+  const host = request.header('host');
+  return host === undefined || host === '' ? {} : { host };
 }
 
 function pathOf(url: string): string {

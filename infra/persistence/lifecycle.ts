@@ -5,6 +5,7 @@ import {
   removeIndex,
 } from '../../core/actions/tableLifecycle.js';
 import type { Engine } from '../../core/engine.js';
+import { resumeTransitions } from '../../core/kinesis/destinations.js';
 
 /**
  * Status transitions cut short by the stop (their timers died with the process) complete at
@@ -29,6 +30,9 @@ export function completeTransitions(engine: Engine): void {
         else markIndexActive(table, index);
       }
       if (changed) engine.tableChanged(region, table, 'updated');
+      // Kinesis destinations ENABLING, UPDATING or DISABLING finish too (an Enable checks its
+      // stream again first); each announces itself when done.
+      resumeTransitions(engine, region, table);
     }
   }
 }

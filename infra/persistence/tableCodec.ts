@@ -1,3 +1,4 @@
+import type { KinesisDestination } from '../../core/kinesis/destinations.js';
 import { partitionScanKey } from '../../core/model/keyCodec.js';
 import type { IndexEntry } from '../../core/store/indexEntry.js';
 import { ItemStore } from '../../core/store/itemStore.js';
@@ -46,6 +47,8 @@ export interface TableDefinition {
   readonly sse?: SseState;
   readonly onDemandThroughput?: OnDemandThroughputState;
   readonly warmThroughput?: WarmThroughputState;
+  /** Absent in logs written before eddy had Kinesis destinations. */
+  readonly kinesisDestinations?: KinesisDestination[];
 }
 
 export interface IndexDefinition {
@@ -86,6 +89,7 @@ export const TABLE_FIELDS = [
   'sse',
   'onDemandThroughput',
   'warmThroughput',
+  'kinesisDestinations',
   'reference',
 ] as const;
 
@@ -130,6 +134,7 @@ export function tableDefinition(table: Table): TableDefinition {
     sse: table.sse,
     onDemandThroughput: table.onDemandThroughput,
     warmThroughput: table.warmThroughput,
+    kinesisDestinations: table.kinesisDestinations,
   });
 }
 
@@ -192,6 +197,7 @@ export function applyTableDefinition(region: Region, source: TableDefinition, wi
   table.sse = definition.sse;
   table.onDemandThroughput = definition.onDemandThroughput;
   table.warmThroughput = definition.warmThroughput;
+  table.kinesisDestinations = definition.kinesisDestinations ?? [];
   return table;
 }
 

@@ -21,6 +21,7 @@ import { createHostLogger, type Logger } from '../host/logger.js';
 import { RequestPipeline } from '../host/pipeline.js';
 import { provisionTables } from '../host/provision.js';
 import { type BoundAddress, EddyServer, type ServerOptions } from '../host/server.js';
+import type { KinesisDestinations } from '../kinesis/index.js';
 // By file, not the barrel: the barrel brings the SDK's LambdaClient, which `eddy serve` never uses.
 import { LambdaBackend } from '../lambda-api/backend.js';
 import { lambdaReadService } from '../lambda-api/readService.js';
@@ -108,6 +109,9 @@ export class LocalStack {
   /** The ttl-expirer schedule. */
   ttl: TtlExpirer | undefined;
 
+  /** Kinesis streaming destinations, when a Kinesis endpoint is configured (docs/kinesis-destinations.md). */
+  kinesis: KinesisDestinations | undefined;
+
   get changeLog(): ChangeLog {
     return this.streams.changeLog;
   }
@@ -140,6 +144,18 @@ export class LocalStack {
     injectConfiguredFaults(engine, config.capacity);
     // The change log attaches before any table exists: it sees every write.
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
+    // Kinesis destinations (docs/kinesis-destinations.md §3): attached before recovery, which
+    // completes their transitions through the stream check; their code loads only when used.
+    const kinesisOptions = options.kinesis ?? config.kinesis;
+    const kinesis =
+      kinesisOptions === undefined
+        ? undefined
+        : (await import('../kinesis/index.js')).attachKinesis(
+            engine,
+            streams.changeLog,
+            kinesisOptions,
+            (level, line) => logger[level](line),
+          );
     // Backups and PITR histories load first: the log's replay adds to the histories.
     const backupStore =
       options.dataDir === undefined
@@ -147,6 +163,7 @@ export class LocalStack {
         : BackupStore.open(engine, join(resolve(options.dataDir.path), 'backups'), logger);
     const persistence =
       options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
+    kinesis?.resume();
     if (persistence !== undefined && backupStore !== undefined) {
       backupStore.recovered(persistence.recovery.snapshotLsn);
       persistence.onSnapshot((lsn) => backupStore.snapshotTaken(lsn));
@@ -206,8 +223,10 @@ export class LocalStack {
       environment,
       { accountId, region, baseDirectory, options },
     );
+    stack.kinesis = kinesis;
     // Closed in reverse: mappings stop, their positions are saved, then the data directory closes.
     stack.closers.push(
+      () => kinesis?.close(),
       () => backupStore?.close(),
       () => persistence?.close(),
       () => functions.close(),
@@ -282,6 +301,7 @@ export class LocalStack {
     this.mappings.clear();
     this.streamBindings.reset();
     this.lambdaApi.reset();
+    this.kinesis?.reset();
     this.engine.reset();
     injectConfiguredFaults(this.engine, this.config.capacity);
     this.streams.changeLog.reset();
@@ -460,8 +480,10 @@ export class LocalStack {
   }
 
   /** Resolves when indexes have caught up and mappings have drained. */
-  settled(): Promise<void> {
-    return this.engine.settled();
+  async settled(): Promise<void> {
+    await this.engine.settled();
+    // Kinesis destinations: their Enable checks and the changes committed so far are written.
+    if (this.kinesis !== undefined) await this.kinesis.settled();
   }
 
   /**

@@ -3,6 +3,7 @@ import type { CapacityOptions } from '../../core/throttling/capacityGovernor.js'
 import type { BucketsOptions } from '../backups/index.js';
 import type { BackfillProgress } from '../functions/gsiMaintainer.js';
 import type { Logger } from '../host/logger.js';
+import type { KinesisEndpointOptions } from '../kinesis/kinesisClient.js';
 import type { Durability } from '../persistence/index.js';
 
 /** How a local stack starts (`LocalStack.start`): `eddy serve` and the test kit each pass theirs. */
@@ -70,6 +71,11 @@ export interface StackOptions {
    * --capacity enforce` sets the mode, the test kit may name tables.
    */
   readonly capacity?: CapacityOptions;
+  /**
+   * Where tables with a Kinesis streaming destination write their changes (a Kinesis-compatible
+   * endpoint such as kinesalite), over the config's `kinesis` block (docs/kinesis-destinations.md §3).
+   */
+  readonly kinesis?: KinesisEndpointOptions;
 }
 
 export interface DataDirOptions {

@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  DescribeKinesisStreamingDestinationCommand,
-  ListGlobalTablesCommand,
-} from '@aws-sdk/client-dynamodb';
+import { ListGlobalTablesCommand, StartBulkPutItemsCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DYNAMODB_TARGET_PREFIX } from '../../infra/host/services.js';
 import { API_OPERATIONS } from '../../infra/host/unservedOperations.js';
@@ -23,10 +20,7 @@ afterEach(() => eddy.close());
 describe('operations eddy does not serve', () => {
   it('answers UnknownOperationException with a message naming the operation', async () => {
     for (const [command, name] of [
-      [
-        new DescribeKinesisStreamingDestinationCommand({ TableName: 'Orders' }),
-        'DescribeKinesisStreamingDestination',
-      ],
+      [new StartBulkPutItemsCommand({ TableName: 'Orders' } as never), 'StartBulkPutItems'],
       [new ListGlobalTablesCommand({}), 'ListGlobalTables'],
     ] as const) {
       const error = await eddy.client.send(command as never).then(
