@@ -1,5 +1,6 @@
 import type { ScalarKeyType } from '../model/attributeValue.js';
 import { partitionScanKey } from '../model/keyCodec.js';
+import type { ReplicaGroup } from '../replication/replicaGroup.js';
 import type { ExpiryIndex } from '../ttl/expiryIndex.js';
 import type { IndexEntry } from './indexEntry.js';
 import { ItemStore } from './itemStore.js';
@@ -159,6 +160,8 @@ export class Table {
   onDemandThroughput: OnDemandThroughputState | undefined;
   /** Table warm throughput, when set. */
   warmThroughput: WarmThroughputState | undefined;
+  /** The global table this table is a replica of (docs/global-tables.md), else undefined. */
+  replication: ReplicaGroup | undefined;
 
   constructor(init: TableInit) {
     this.name = init.name;
