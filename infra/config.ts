@@ -187,6 +187,11 @@ export interface EddyConfig {
     readonly maxDeletionDelay?: string | number;
     readonly batchSize?: number;
   };
+  /**
+   * Global tables (docs/global-tables.md): how long a write takes to reach the other replicas
+   * (`'1s'`, ms). Default: 1 s under `eddy serve`, 0 in the test kit.
+   */
+  readonly globalTables?: { readonly replicationLag?: string | number };
   /** Global secondary index upkeep (the gsi-maintainer). */
   readonly globalIndexes?: { readonly propagationDelay?: string | number | readonly [number, number] };
   /** DynamoDB Streams settings. */

@@ -119,6 +119,15 @@ export class ReplicaGroup {
     }
   }
 
+  /**
+   * Whether this replica runs TTL deletions for the group: the first member does (the one the
+   * others were made from), so one item is deleted once and replicated, never twice.
+   */
+  deletesExpiredItems(table: Table): boolean {
+    for (const member of this.members.values()) return member.table === table;
+    return false;
+  }
+
   member(regionName: string): ReplicaMember | undefined {
     return this.members.get(regionName);
   }

@@ -30,6 +30,7 @@ export interface ReplicationHost {
  */
 export class Replication implements DeliverySink {
   lagMs: number;
+  private readonly initialLagMs: number;
   private paused = false;
   private queue: Delivery[] = [];
   private timer: TimerHandle | undefined;
@@ -41,6 +42,7 @@ export class Replication implements DeliverySink {
     options: ReplicationOptions = {},
   ) {
     this.lagMs = options.lagMs ?? 0;
+    this.initialLagMs = this.lagMs;
   }
 
   /** A new group (UpdateTable ReplicaUpdates Create, a template's GlobalTable). */
@@ -99,8 +101,9 @@ export class Replication implements DeliverySink {
     return Promise.resolve();
   }
 
-  /** Forgets queued deliveries and timers (the engine's reset). */
+  /** Forgets queued deliveries and timers, back to the first lag (the engine's reset). */
   reset(): void {
+    this.lagMs = this.initialLagMs;
     this.queue = [];
     if (this.timer !== undefined) this.host.clock.clearTimeout(this.timer);
     this.timer = undefined;

@@ -125,6 +125,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       accountId,
       region,
       transientStatusDelayMs: createDelayMs,
+      // Global tables replicate "usually within a second" (docs/global-tables.md §3).
+      replicationLagMs: 1000,
       baseDirectory,
       logger,
       // Function logs as CloudWatch shows them, each line prefixed with its function's name.
