@@ -10,11 +10,13 @@ import { deleteResourcePolicy } from './deleteResourcePolicy.js';
 import { deleteTable } from './deleteTable.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
+import { describeTableReplicaAutoScaling } from './describeTableReplicaAutoScaling.js';
 import { describeTimeToLive } from './describeTimeToLive.js';
 import { executeStatement } from './executeStatement.js';
 import { executeTransaction } from './executeTransaction.js';
 import { getItem } from './getItem.js';
 import { getResourcePolicy } from './getResourcePolicy.js';
+import { legacyGlobalTableOperations } from './legacyGlobalTables.js';
 import { listTables } from './listTables.js';
 import { listTagsOfResource } from './listTagsOfResource.js';
 import { putItem } from './putItem.js';
@@ -27,6 +29,7 @@ import { transactWriteItems } from './transactWriteItems.js';
 import { untagResource } from './untagResource.js';
 import { updateItem } from './updateItem.js';
 import { updateTable } from './updateTable.js';
+import { updateTableReplicaAutoScaling } from './updateTableReplicaAutoScaling.js';
 import { updateTimeToLive } from './updateTimeToLive.js';
 
 /**
@@ -63,6 +66,10 @@ const definitions: OperationDefinition<any, any, any>[] = [
   getResourcePolicy,
   deleteResourcePolicy,
   ...dataProtectionOperations,
+  // Global tables (docs/global-tables.md).
+  describeTableReplicaAutoScaling,
+  updateTableReplicaAutoScaling,
+  ...legacyGlobalTableOperations,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.

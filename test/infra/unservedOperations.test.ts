@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DescribeKinesisStreamingDestinationCommand,
-  ListGlobalTablesCommand,
+  ListBulkOperationsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DYNAMODB_TARGET_PREFIX } from '../../infra/host/services.js';
@@ -27,7 +27,7 @@ describe('operations eddy does not serve', () => {
         new DescribeKinesisStreamingDestinationCommand({ TableName: 'Orders' }),
         'DescribeKinesisStreamingDestination',
       ],
-      [new ListGlobalTablesCommand({}), 'ListGlobalTables'],
+      [new ListBulkOperationsCommand({}), 'ListBulkOperations'],
     ] as const) {
       const error = await eddy.client.send(command as never).then(
         () => undefined,

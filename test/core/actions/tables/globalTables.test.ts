@@ -1,11 +1,19 @@
 import {
+  CreateGlobalTableCommand,
   CreateTableCommand,
   DeleteTableCommand,
+  DescribeGlobalTableCommand,
+  DescribeGlobalTableSettingsCommand,
   DescribeTableCommand,
+  DescribeTableReplicaAutoScalingCommand,
   DynamoDBClient,
   GetItemCommand,
+  ListGlobalTablesCommand,
   PutItemCommand,
+  UpdateGlobalTableCommand,
+  UpdateGlobalTableSettingsCommand,
   UpdateTableCommand,
+  UpdateTableReplicaAutoScalingCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../../core/clock.js';
@@ -283,5 +291,119 @@ describe('UpdateTable ReplicaUpdates over HTTP', () => {
     const east = (await eddy.client.send(new DescribeTableCommand({ TableName: 'Scores' }))).Table!;
     expect(east.Replicas).toBeUndefined();
     await eddy.client.send(new DeleteTableCommand({ TableName: 'Scores' }));
+  });
+});
+
+describe('DescribeTableReplicaAutoScaling and UpdateTableReplicaAutoScaling over HTTP', () => {
+  let eddy: TransportHandle;
+  beforeEach(async () => {
+    eddy = await httpTransport.start();
+    await eddy.client.send(
+      new CreateTableCommand({
+        TableName: 'Scores',
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      }),
+    );
+  });
+  afterEach(() => eddy.close());
+
+  it('describes each replica of a global table, without auto scaling settings on demand', async () => {
+    await eddy.client.send(
+      new UpdateTableCommand({ TableName: 'Scores', ReplicaUpdates: [{ Create: { RegionName: WEST } }] }),
+    );
+    const answer = await eddy.client.send(
+      new DescribeTableReplicaAutoScalingCommand({ TableName: 'Scores' }),
+    );
+    expect(answer.TableAutoScalingDescription).toEqual({
+      TableName: 'Scores',
+      TableStatus: 'ACTIVE',
+      Replicas: [
+        { RegionName: 'us-east-1', GlobalSecondaryIndexes: [], ReplicaStatus: 'ACTIVE' },
+        { RegionName: WEST, GlobalSecondaryIndexes: [], ReplicaStatus: 'ACTIVE' },
+      ],
+    });
+    // Turning auto scaling off is the one update on-demand replicas take (recorded 2026).
+    const off = await eddy.client.send(
+      new UpdateTableReplicaAutoScalingCommand({
+        TableName: 'Scores',
+        ProvisionedWriteCapacityAutoScalingUpdate: { AutoScalingDisabled: true },
+      }),
+    );
+    expect(off.TableAutoScalingDescription?.Replicas).toHaveLength(2);
+    await expect(
+      eddy.client.send(
+        new UpdateTableReplicaAutoScalingCommand({
+          TableName: 'Scores',
+          ProvisionedWriteCapacityAutoScalingUpdate: { MinimumUnits: 5, MaximumUnits: 10 },
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'ValidationException',
+      message:
+        "Failed to update global table with name ‘Scores‘. Replicas 'us-east-1', 'us-west-2' BillingMode is PayPerRequest. You must convert table's BillingMode to PROVISIONED to set parameters: 'ProvisionedWriteCapacityAutoScalingUpdate'.",
+    });
+  });
+
+  it('answers ResourceNotFoundException for UpdateTableReplicaAutoScaling on a regional table', async () => {
+    await expect(
+      eddy.client.send(
+        new UpdateTableReplicaAutoScalingCommand({
+          TableName: 'Scores',
+          ProvisionedWriteCapacityAutoScalingUpdate: { AutoScalingDisabled: true },
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+      message: 'Global table with name: ‘Scores’ does not exist.',
+    });
+    const regional = await eddy.client.send(
+      new DescribeTableReplicaAutoScalingCommand({ TableName: 'Scores' }),
+    );
+    expect(regional.TableAutoScalingDescription?.Replicas).toEqual([]);
+  });
+});
+
+describe('the legacy global tables operations (version 2017.11.29) over HTTP', () => {
+  // As DynamoDB answers them in 2026 (ScyllaDB's test/alternator/test_global_tables.py, run on AWS).
+  let eddy: TransportHandle;
+  beforeEach(async () => {
+    eddy = await httpTransport.start();
+  });
+  afterEach(() => eddy.close());
+
+  it('refuses CreateGlobalTable: version 2017.11.29 is not supported', async () => {
+    await expect(
+      eddy.client.send(
+        new CreateGlobalTableCommand({ GlobalTableName: 'Scores', ReplicationGroup: [{ RegionName: WEST }] }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'ValidationException',
+      message:
+        'One or more parameter values were invalid: DynamoDB global tables version 2017.11.29 is not supported. We recommend using DynamoDB global tables version 2019.11.21, instead of version 2017.11.29 (Legacy).',
+    });
+  });
+
+  it('finds no legacy global table, and lists none', async () => {
+    for (const command of [
+      new DescribeGlobalTableCommand({ GlobalTableName: 'Scores' }),
+      new DescribeGlobalTableSettingsCommand({ GlobalTableName: 'Scores' }),
+      new UpdateGlobalTableCommand({
+        GlobalTableName: 'Scores',
+        ReplicaUpdates: [{ Create: { RegionName: WEST } }],
+      }),
+      new UpdateGlobalTableSettingsCommand({
+        GlobalTableName: 'Scores',
+        GlobalTableBillingMode: 'PAY_PER_REQUEST',
+      }),
+    ]) {
+      await expect(eddy.client.send(command as never)).rejects.toMatchObject({
+        name: 'GlobalTableNotFoundException',
+        message: "Global table with name 'Scores' does not exist.",
+        $metadata: { httpStatusCode: 400 },
+      });
+    }
+    expect((await eddy.client.send(new ListGlobalTablesCommand({}))).GlobalTables).toEqual([]);
   });
 });
