@@ -3,7 +3,7 @@ import { defineOperation } from '../operation.js';
 import { DELETION_PROTECTED, type DeleteTableInput, deleteTableShape } from '../validations/deleteTable.js';
 import { ReplicaMessages } from '../validations/replicaUpdates.js';
 import { TableMessages } from '../validations/tableSchema.js';
-import { actedAsSource } from './replicaUpdates.js';
+import { actedAsSource, announceMembers } from './replicaUpdates.js';
 import { describeDeletedTable } from './tableDescription.js';
 import { afterTransientDelay, cancelTransitions, finishDeletion, tagsUpdating } from './tableLifecycle.js';
 
@@ -47,8 +47,11 @@ export const deleteTable = defineOperation<DeleteTableInput, Record<string, unkn
       engine,
       table,
       () => {
-        if (table.replication !== undefined) table.replication.leave(region.name);
+        const group = table.replication;
+        const members = group === undefined ? [] : [...group.members.values()];
+        group?.leave(region.name);
         finishDeletion(region, table);
+        announceMembers(engine, members);
       },
       region,
     );

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Engine, ItemWrite } from '../engine.js';
 import { ValidationException } from '../errors/index.js';
 import { partitionScanKey } from '../model/keyCodec.js';
-import { newReplicaSettings, type ReplicaGroup, type ReplicaSettings } from '../replication/replicaGroup.js';
+import {
+  newReplicaSettings,
+  type ReplicaGroup,
+  type ReplicaMember,
+  type ReplicaSettings,
+} from '../replication/replicaGroup.js';
 import type { IndexEntry } from '../store/indexEntry.js';
 import { ItemStore } from '../store/itemStore.js';
 import type { Region } from '../store/region.js';
@@ -34,6 +39,16 @@ export function applyReplicaUpdates(
   if (plan.create !== undefined) return createReplica(engine, region, table, plan.create);
   if (plan.delete !== undefined) return deleteReplica(engine, region, table, plan.delete);
   return updateReplicas(engine, region, table, plan.updates);
+}
+
+/**
+ * Announces a change of the group to every member table it concerned (`Engine.onTableChange`):
+ * each member's definition lists the group, so a data directory logs them all.
+ */
+export function announceMembers(engine: Engine, members: readonly ReplicaMember[]): void {
+  for (const member of members)
+    if (member.region.tables.get(member.table.name) === member.table)
+      engine.tableChanged(member.region, member.table, 'updated');
 }
 
 function checkNotLocal(region: Region, regionName: string): void {
@@ -85,8 +100,8 @@ function createReplica(
       member.settings.status = 'ACTIVE';
       markTableActive(replica);
       for (const index of replica.globalSecondaryIndexes.values()) markIndexActive(replica, index);
-      engine.tableChanged(targetRegion, replica, 'updated');
       markTableActive(table);
+      announceMembers(engine, [...table.replication.members.values()]);
     },
     region,
   );
@@ -254,8 +269,10 @@ function deleteReplica(
     engine,
     table,
     () => {
+      const members = [...group.members.values()];
       leaveAndDelete(engine, group, regionName);
       markTableActive(table);
+      announceMembers(engine, members);
     },
     region,
   );
@@ -302,12 +319,10 @@ function updateReplicas(
         const member = group.member(update.RegionName);
         if (member === undefined) continue;
         member.settings.status = 'ACTIVE';
-        if (update.TableClassOverride !== undefined) {
-          member.table.tableClass = update.TableClassOverride;
-          engine.tableChanged(member.region, member.table, 'updated');
-        }
+        if (update.TableClassOverride !== undefined) member.table.tableClass = update.TableClassOverride;
       }
       markTableActive(table);
+      announceMembers(engine, [...group.members.values()]);
     },
     region,
   );

@@ -20,6 +20,7 @@ import {
   type WarmThroughputState,
 } from '../../core/store/table.js';
 import { ExpiryIndex } from '../../core/ttl/expiryIndex.js';
+import { type ReplicaDefinition, rememberReplicas, replicaDefinitions } from './replicaCodec.js';
 
 /**
  * A table's definition as the log and snapshots keep it: every field of `Table` except its items
@@ -46,6 +47,8 @@ export interface TableDefinition {
   readonly sse?: SseState;
   readonly onDemandThroughput?: OnDemandThroughputState;
   readonly warmThroughput?: WarmThroughputState;
+  /** The members of its global table (`replicaCodec.ts`), when it is a replica of one. */
+  readonly replicas?: ReplicaDefinition[];
 }
 
 export interface IndexDefinition {
@@ -86,6 +89,7 @@ export const TABLE_FIELDS = [
   'sse',
   'onDemandThroughput',
   'warmThroughput',
+  'replication',
   'reference',
 ] as const;
 
@@ -130,6 +134,7 @@ export function tableDefinition(table: Table): TableDefinition {
     sse: table.sse,
     onDemandThroughput: table.onDemandThroughput,
     warmThroughput: table.warmThroughput,
+    replicas: replicaDefinitions(table),
   });
 }
 
@@ -192,6 +197,8 @@ export function applyTableDefinition(region: Region, source: TableDefinition, wi
   table.sse = definition.sse;
   table.onDemandThroughput = definition.onDemandThroughput;
   table.warmThroughput = definition.warmThroughput;
+  // Linked once recovery is over (`linkReplicas`): replayed commits are not replicated again.
+  rememberReplicas(table, definition.replicas);
   return table;
 }
 
