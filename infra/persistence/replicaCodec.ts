@@ -7,9 +7,9 @@ import {
 import type { Table } from '../../core/store/table.js';
 
 /**
- * A global table's members as each member table's definition keeps them (docs/global-tables.md
- * §7): every member of the group in the order they joined, this table included, with its
- * settings. Groups are linked again only after recovery has replayed the log
+ * A global table's members as each member table's definition keeps them
+ * (docs/global-tables.md §7): every member of the group in the order they joined, this table
+ * included, with its settings. Groups are linked again only after recovery has replayed the log
  * (`linkReplicas`): a replayed commit must not be replicated a second time.
  */
 export interface ReplicaDefinition {

@@ -14,8 +14,8 @@ export interface StackOptions {
   /** How long tables and indexes stay CREATING, in ms (default 0). */
   readonly transientStatusDelayMs?: number;
   /**
-   * Replication lag of global tables when the config sets none, in ms (docs/global-tables.md
-   * §3): `eddy serve` passes 1000, the test kit 0 (the default).
+   * Replication lag of global tables when the config sets none, in ms
+   * (docs/global-tables.md §3): `eddy serve` passes 1000, the test kit 0 (the default).
    */
   readonly replicationLagMs?: number;
   /** Where relative paths of the config start (the config file's folder). */
