@@ -9,6 +9,21 @@ import type { FaultKind } from '../core/throttling/faults.js';
  */
 export interface TableConfig extends CreateTableCommandInput {
   readonly TimeToLiveSpecification?: { readonly AttributeName: string; readonly Enabled: boolean };
+  /**
+   * Replicas in other regions of this eddy (a global table, docs/global-tables.md): each as an
+   * UpdateTable `ReplicaUpdates` Create, made when the table is. Templates'
+   * `AWS::DynamoDB::GlobalTable` fills this from its `Replicas`.
+   */
+  readonly Replicas?: readonly ReplicaConfig[];
+}
+
+/** One replica of a global table: `CreateReplicationGroupMemberAction`. */
+export interface ReplicaConfig {
+  readonly RegionName: string;
+  readonly KMSMasterKeyId?: string;
+  readonly TableClassOverride?: string;
+  readonly ProvisionedThroughputOverride?: { readonly ReadCapacityUnits?: number };
+  readonly OnDemandThroughputOverride?: { readonly MaxReadRequestUnits?: number };
 }
 
 /** A key pair whose SigV4 signatures the server verifies (then other keys are refused). */

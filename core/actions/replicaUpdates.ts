@@ -172,6 +172,9 @@ function replicaTableOf(
     tableClass: input.TableClassOverride ?? table.tableClass,
   });
   replica.lastUpdateToPayPerRequestAt = table.billingMode === 'PAY_PER_REQUEST' ? now : undefined;
+  const readOverride = input.ProvisionedThroughputOverride?.ReadCapacityUnits;
+  if (readOverride !== undefined && table.billingMode === 'PROVISIONED')
+    replica.throughput.readCapacityUnits = readOverride;
   for (const index of table.localSecondaryIndexes.values())
     replica.localSecondaryIndexes.set(index.name, indexCopy(replica, index, 'ACTIVE'));
   for (const index of table.globalSecondaryIndexes.values())
