@@ -250,3 +250,25 @@ describe("the replica's stream", () => {
     ).toBeUndefined();
   });
 });
+
+describe('globalTables.replicationLag in the config', () => {
+  it('delays every replicated write by the lag on the virtual clock', async () => {
+    const lagged = await startStack({ ...config, functions: {}, globalTables: { replicationLag: '2s' } });
+    try {
+      const lagWest = lagged.regionClient(WEST);
+      await lagged.client.send(
+        new UpdateTableCommand({ TableName: 'Orders', ReplicaUpdates: [{ Create: { RegionName: WEST } }] }),
+      );
+      await placeOrder(lagged.client, EAST, 'o-1');
+      await lagged.settled();
+      const get = () => lagWest.send(new GetItemCommand({ TableName: 'Orders', Key: { pk: { S: 'o-1' } } }));
+      expect((await get()).Item).toBeUndefined();
+      await lagged.advance('1999ms');
+      expect((await get()).Item).toBeUndefined();
+      await lagged.advance('1ms');
+      expect((await get()).Item).toEqual({ pk: { S: 'o-1' }, writtenIn: { S: EAST } });
+    } finally {
+      await lagged.close();
+    }
+  });
+});
