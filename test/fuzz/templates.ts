@@ -297,6 +297,41 @@ export const TEMPLATES: readonly Template[] = [
     StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
     DeletionProtectionEnabled: false,
   })),
+  // Global tables (docs/global-tables.md).
+  dynamodb('UpdateTable', true, () => ({
+    TableName: 'Plain',
+    ReplicaUpdates: [{ Create: { RegionName: 'us-west-2', TableClassOverride: 'STANDARD' } }],
+  })),
+  dynamodb('DescribeTableReplicaAutoScaling', false, () => ({ TableName: 'Fuzz' })),
+  dynamodb('UpdateTableReplicaAutoScaling', true, () => ({
+    TableName: 'Fuzz',
+    ProvisionedWriteCapacityAutoScalingUpdate: {
+      MinimumUnits: 1,
+      MaximumUnits: 5,
+      AutoScalingDisabled: false,
+    },
+    ReplicaUpdates: [
+      {
+        RegionName: 'us-west-2',
+        ReplicaProvisionedReadCapacityAutoScalingUpdate: { AutoScalingDisabled: true },
+      },
+    ],
+  })),
+  dynamodb('CreateGlobalTable', true, () => ({
+    GlobalTableName: 'Fuzz',
+    ReplicationGroup: [{ RegionName: 'us-west-2' }],
+  })),
+  dynamodb('UpdateGlobalTable', true, () => ({
+    GlobalTableName: 'Fuzz',
+    ReplicaUpdates: [{ Create: { RegionName: 'us-west-2' } }],
+  })),
+  dynamodb('DescribeGlobalTable', false, () => ({ GlobalTableName: 'Fuzz' })),
+  dynamodb('DescribeGlobalTableSettings', false, () => ({ GlobalTableName: 'Fuzz' })),
+  dynamodb('UpdateGlobalTableSettings', true, () => ({
+    GlobalTableName: 'Fuzz',
+    GlobalTableBillingMode: 'PAY_PER_REQUEST',
+  })),
+  dynamodb('ListGlobalTables', false, () => ({ Limit: 5, RegionName: 'us-east-1' })),
   dynamodb('DescribeTimeToLive', false, () => ({ TableName: 'Fuzz' })),
   dynamodb('UpdateTimeToLive', true, () => ({
     TableName: 'Plain',
