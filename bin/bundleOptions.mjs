@@ -2,6 +2,52 @@
 // eddy's own code rather than running it through tsx (see bin/eddy.mjs); packages stay imports,
 // resolved from node_modules.
 
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/**
+ * RxJS compiled in: streams/rxjs.ts takes each RxJS function from its own CommonJS file with
+ * `require` when eddy runs from its sources; in the package, the same names come from RxJS's ES
+ * module build (`rxjs/dist/esm`, the `es2015` condition of its exports), bundled and tree-shaken
+ * to the ~50 KB eddy uses. Loading the ~75 CommonJS files at every start cost ~140 M
+ * instructions (callgrind) of `eddy serve`'s ~600 M above a bare node:http server; the bundled
+ * code costs ~11 M. The version is the pinned dependency's. Observables still mix with a user's
+ * own `rxjs` (a second copy of the same version): RxJS 7 recognizes observables, subscribers and
+ * schedulers by shape (`lift`/`subscribe`, `Symbol.observable`), not by class.
+ */
+const rxjsEsm = {
+  name: 'rxjs-esm',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]streams[\\/]rxjs\.ts$/ }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      const names = [...source.matchAll(/^export const (\w+) = load\('(\w+)'/gm)].map((match) => {
+        if (match[1] !== match[2]) throw new Error(`streams/rxjs.ts: ${match[1]} loads ${match[2]}`);
+        return match[1];
+      });
+      const exported = source.match(/^export const /gm)?.length ?? 0;
+      if (names.length === 0 || names.length !== exported)
+        throw new Error("streams/rxjs.ts: every export must be `export const X = load('X', ...)`");
+      return { contents: `export { ${names.join(', ')} } from 'rxjs';\n`, loader: 'js' };
+    });
+    // Only the import written above (its importer is streams/rxjs.ts): type imports vanish.
+    build.onResolve({ filter: /^rxjs$/ }, ({ importer }) => {
+      if (!/[\\/]streams[\\/]rxjs\.ts$/.test(importer)) return undefined;
+      const root = dirname(createRequire(importer).resolve('rxjs/package.json'));
+      return { path: join(root, 'dist', 'esm', 'index.js'), sideEffects: false };
+    });
+    // RxJS's ES module build takes its helpers (__awaiter, ...) from tslib: its ES module file too,
+    // compiled in and tree-shaken, rather than three CommonJS files loaded at start.
+    build.onResolve({ filter: /^tslib$/ }, ({ importer }) => {
+      if (!/[\\/]rxjs[\\/]dist[\\/]esm[\\/]/.test(importer)) return undefined;
+      return {
+        path: join(dirname(createRequire(importer).resolve('tslib')), 'tslib.es6.mjs'),
+        sideEffects: false,
+      };
+    });
+  },
+};
+
 /** Options shared by the package build and the benchmarks (bench/bundle.ts). */
 export const runtimeBundleOptions = {
   bundle: true,
@@ -10,6 +56,7 @@ export const runtimeBundleOptions = {
   target: 'node20',
   packages: 'external',
   keepNames: false,
+  plugins: [rxjsEsm],
 };
 
 /**

@@ -10,7 +10,9 @@ import type * as Rx from 'rxjs';
  * Why not `import { map } from 'rxjs'`: in Node, `rxjs` is its CommonJS build, whose index loads
  * all ~250 files of the library, and an ESM `import` of it has Node lex each of them for export
  * names. That cost every start of eddy ~0.2 s of CPU (bench/startup.ts); the ~75 files below,
- * loaded with `require`, cost a fraction of it.
+ * loaded with `require`, cost a fraction of it. The package (bin/bundleOptions.mjs) compiles the
+ * same names in from RxJS's ES module build instead, cheaper still; keep every export here a
+ * `load('Name', ...)` of its own name, the form that build reads.
  */
 const require = createRequire(import.meta.url);
 const load = <K extends keyof typeof Rx>(name: K, path: string): (typeof Rx)[K] =>

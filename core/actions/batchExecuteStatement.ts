@@ -15,7 +15,7 @@ import type { SelectStatement, Statement } from '../partiql/ast.js';
 import { PartiqlMessages } from '../partiql/errors.js';
 import { SelectProjection } from '../partiql/projection.js';
 import { conjunctsOf, fullKey } from '../partiql/where.js';
-import { bindWrite, keyDefinitions, planWrite, returnedItems } from '../partiql/writes.js';
+import { bindWrite, boundKey, keyDefinitions, planWrite, returnedItems } from '../partiql/writes.js';
 import type { Table } from '../store/table.js';
 import {
   type BatchExecuteStatementInput,
@@ -25,7 +25,7 @@ import {
   validateBatchExecuteStatement,
 } from '../validations/batchExecuteStatement.js';
 import { encodeKey } from '../validations/keys.js';
-import { chargeWrite } from './shared/capacityCharge.js';
+import { chargeWrite, planCharged } from './shared/capacityCharge.js';
 
 /**
  * BatchExecuteStatement: up to 25 reads (each a GetItem by the full primary key) or 25 writes
@@ -78,7 +78,12 @@ function runStatement(
   slot.table = bound.table;
   // ReturnValuesOnConditionCheckFailure is inert on a batch member: no Item, whatever it says
   // (the same suite, with TransactWriteItems' ConditionCheck as its control).
-  const planned = planWrite(bound, undefined);
+  const planned = planCharged(
+    context.engine,
+    bound.table,
+    () => boundKey(bound),
+    () => planWrite(bound, undefined),
+  );
   // Charged as its PutItem, UpdateItem or DeleteItem; throttled, it is not written and its Error
   // says so (`batchError`), while the others still run (docs/capacity.md §5).
   chargeWrite(context.engine, planned.table, planned.write);

@@ -8,7 +8,7 @@ import {
   validateDeleteItem,
 } from '../validations/deleteItem.js';
 import { extractKey } from '../validations/keys.js';
-import { chargeWrite } from './shared/capacityCharge.js';
+import { chargeWrite, planCharged } from './shared/capacityCharge.js';
 import { checkConditionOnStored, singleWriteOutput } from './shared/writeSupport.js';
 
 /**
@@ -33,7 +33,12 @@ export const deleteItem = defineOperation({
   validate: validateDeleteItem,
   execute(context, input: DeleteItemInput, prepared: PreparedDelete) {
     const table = context.engine.dataPlaneTable(context.region, input.TableName);
-    const write = planDelete(table, input, prepared);
+    const write = planCharged(
+      context.engine,
+      table,
+      () => extractKey(input.Key, table.key, false),
+      () => planDelete(table, input, prepared),
+    );
     chargeWrite(context.engine, table, write);
     context.engine.commit(context.region, table, [write]);
     const attributes = input.ReturnValues === 'ALL_OLD' ? write.previous : undefined;

@@ -3,6 +3,7 @@ import { defineOperation } from '../operation.js';
 import { type DescribeTableInput, describeTableShape } from '../validations/describeTable.js';
 import { TableMessages } from '../validations/tableSchema.js';
 import { describeTable as tableDescription } from './tableDescription.js';
+import { rollDecreaseDays } from './throughputDecreases.js';
 
 /**
  * DescribeTable: the table's description in whatever state it is (CREATING and DELETING
@@ -13,10 +14,12 @@ export const describeTable = defineOperation<DescribeTableInput, Record<string, 
   name: 'DescribeTable',
   shape: describeTableShape,
   controlPlaneTableName: true,
-  execute({ region }, input) {
+  execute({ engine, region }, input) {
     const table = region.tables.get(input.TableName);
     if (table === undefined)
       throw new ResourceNotFoundException(TableMessages.tableNotFound(input.TableName));
+    // NumberOfDecreasesToday goes back to 0 at 00:00 UTC (docs/capacity.md §2.3).
+    rollDecreaseDays(table, engine.clock.now());
     return { Table: tableDescription(table) };
   },
 });

@@ -6,14 +6,14 @@ import { requestHash } from '../partiql/nextToken.js';
 import { runGet, runSelect } from '../partiql/reads.js';
 import { planSelect } from '../partiql/selectPlan.js';
 import { conjunctsOf } from '../partiql/where.js';
-import { bindWrite, planWrite, returnedItems } from '../partiql/writes.js';
+import { bindWrite, boundKey, planWrite, returnedItems } from '../partiql/writes.js';
 import {
   type ExecuteStatementInput,
   executeStatementShape,
   type PreparedStatement,
   validateExecuteStatement,
 } from '../validations/executeStatement.js';
-import { chargeWrite } from './shared/capacityCharge.js';
+import { chargeWrite, planCharged } from './shared/capacityCharge.js';
 import { withOptional, writeCapacity } from './shared/writeSupport.js';
 
 /**
@@ -32,7 +32,12 @@ export const executeStatement = defineOperation({
     if (statement.kind === 'select') return select(context, input, statement);
     if (statement.kind === 'exists') throw new Error('EXISTS is refused by validation');
     const bound = bindWrite(context, statement, parameters);
-    const planned = planWrite(bound, input.ReturnValuesOnConditionCheckFailure);
+    const planned = planCharged(
+      context.engine,
+      bound.table,
+      () => boundKey(bound),
+      () => planWrite(bound, input.ReturnValuesOnConditionCheckFailure),
+    );
     // Charged as the PutItem, UpdateItem or DeleteItem it is planned onto: throttled, nothing is
     // written (docs/capacity.md §5).
     chargeWrite(context.engine, planned.table, planned.write);

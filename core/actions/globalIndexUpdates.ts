@@ -19,6 +19,7 @@ import {
 import type { UpdateGlobalIndexInput, UpdateTableInput } from '../validations/updateTable.js';
 import { markIndexActive, removeIndex } from './tableLifecycle.js';
 import { newGlobalIndex, onDemandOf, throughputOf, warmOf, zeroThroughput } from './tableSettings.js';
+import { rollDecreaseDay } from './throughputDecreases.js';
 
 /**
  * UpdateTable's GlobalSecondaryIndexUpdates against the table (docs/dynamodb.md §3.3.2–§3.3.5): every entry
@@ -227,10 +228,13 @@ export function beginThroughputChange(
     requested.ReadCapacityUnits < state.readCapacityUnits ||
     requested.WriteCapacityUnits < state.writeCapacityUnits;
   const at = now();
+  // Yesterday's decreases stop counting before this one is dated (docs/capacity.md §2.3).
+  rollDecreaseDay(state, at);
   if (increase) state.lastIncreaseDateTime = at;
   if (decrease) state.lastDecreaseDateTime = at;
   return () => {
     const done = now();
+    rollDecreaseDay(state, done);
     state.readCapacityUnits = requested.ReadCapacityUnits;
     state.writeCapacityUnits = requested.WriteCapacityUnits;
     if (increase) state.lastIncreaseDateTime = done;

@@ -9,7 +9,7 @@ import {
   putItemShape,
   validatePutItem,
 } from '../validations/putItem.js';
-import { chargeWrite } from './shared/capacityCharge.js';
+import { chargeWrite, planCharged } from './shared/capacityCharge.js';
 import { checkConditionOnStored, singleWriteOutput } from './shared/writeSupport.js';
 
 /**
@@ -44,7 +44,12 @@ export const putItem = defineOperation({
   validate: validatePutItem,
   execute(context, input: PutItemInput, prepared: PreparedPut) {
     const table = context.engine.dataPlaneTable(context.region, input.TableName);
-    const { write } = planPut(table, input, prepared);
+    const { write } = planCharged(
+      context.engine,
+      table,
+      () => extractItemKey(input.Item, table.key),
+      () => planPut(table, input, prepared),
+    );
     chargeWrite(context.engine, table, write);
     context.engine.commit(context.region, table, [write]);
     const attributes = input.ReturnValues === 'ALL_OLD' ? write.previous : undefined;

@@ -1,5 +1,5 @@
 import { type ConsumedCapacity, consumedCapacity, readUnits, writeUnits } from '../capacity.js';
-import type { ItemWrite } from '../engine.js';
+import type { Engine, ItemWrite } from '../engine.js';
 import {
   type CancellationReason,
   ConditionalCheckFailedException,
@@ -104,7 +104,10 @@ export const transactWriteItems = defineOperation({
         }
       }
     }
-    if (cancelled) throw new TransactionCanceledException(reasons);
+    if (cancelled) {
+      if (engine.capacity.active) chargePrepare(engine, prepared.actions, tables, reasons);
+      throw new TransactionCanceledException(reasons);
+    }
     // Throttled as a whole, at double the units (docs/capacity.md §5).
     if (engine.capacity.active)
       engine.capacity.transaction(
@@ -157,6 +160,36 @@ function checkDistinctItems(actions: PreparedAction[], tables: Table[]): void {
     if (seen.has(identity))
       throw new ValidationException('Transaction request cannot include multiple operations on one item');
     seen.add(identity);
+  });
+}
+
+/**
+ * A transaction cancelled by a failed condition was prepared, not committed: DynamoDB "performs
+ * two underlying reads or writes of every item in the transaction: one to prepare the transaction
+ * and one to commit the transaction"
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-capacity-handling),
+ * so each action consumes its prepare: single units on the item as stored (1 when absent), as a
+ * failed conditional write does (docs/capacity.md §5). The answer is already the cancellation,
+ * so nothing is throttled here; the units are only drawn from the buckets.
+ */
+function chargePrepare(
+  engine: Engine,
+  actions: readonly PreparedAction[],
+  tables: readonly Table[],
+  reasons: readonly CancellationReason[],
+): void {
+  actions.forEach((action, index) => {
+    if (reasons[index]!.Code === 'ValidationError') return;
+    const table = tables[index]!;
+    const { request } = action;
+    const key =
+      action.kind === 'Put'
+        ? extractItemKey(request.Item!, table.key)
+        : extractKey(request.Key!, table.key, false);
+    const size = table.items.get(key.hashKey, key.rangeKey)?.size ?? 0;
+    if (action.kind === 'ConditionCheck')
+      engine.capacity.consume(table, 'Read', readUnits(size, true), key.hashKey);
+    else engine.capacity.consume(table, 'Write', writeUnits(size), key.hashKey);
   });
 }
 

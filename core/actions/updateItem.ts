@@ -13,7 +13,7 @@ import {
   updateItemShape,
   validateUpdateItem,
 } from '../validations/updateItem.js';
-import { chargeWrite } from './shared/capacityCharge.js';
+import { chargeWrite, planCharged } from './shared/capacityCharge.js';
 import { checkUpdateTargets } from './shared/keyPaths.js';
 import { checkCondition, singleWriteOutput } from './shared/writeSupport.js';
 
@@ -134,7 +134,12 @@ export const updateItem = defineOperation({
   validate: validateUpdateItem,
   execute(context, input: UpdateItemInput, prepared: PreparedUpdate) {
     const table = context.engine.dataPlaneTable(context.region, input.TableName);
-    const planned = planUpdate(table, input, prepared);
+    const planned = planCharged(
+      context.engine,
+      table,
+      () => extractKey(input.Key, table.key, false),
+      () => planUpdate(table, input, prepared),
+    );
     const { write } = planned;
     chargeWrite(context.engine, table, write);
     context.engine.commit(context.region, table, [write]);

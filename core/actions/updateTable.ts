@@ -28,6 +28,7 @@ import { applyReplicaUpdates } from './replicaUpdates.js';
 import { describeTable } from './tableDescription.js';
 import { afterTransientDelay, markTableActive } from './tableLifecycle.js';
 import { onDemandOf, sseOf, startStream, warmOf, zeroThroughput } from './tableSettings.js';
+import { checkDecreaseAllowed, isDecrease, rollDecreaseDays } from './throughputDecreases.js';
 
 /**
  * UpdateTable (docs/dynamodb.md §3.3): billing mode, throughput, stream, encryption, table class, deletion
@@ -59,6 +60,25 @@ function updatableTable(region: Region, name: string): Table {
   if (table.status === 'DELETING')
     throw new ResourceInUseException(TableMessages.inUse(`Table is being deleted: ${name}`));
   return table;
+}
+
+/**
+ * The daily decrease limit, for the table and each GSI apart; one refused decrease refuses the
+ * whole call (docs/capacity.md §2.3).
+ */
+function checkDecreases(table: Table, input: UpdateTableInput, billing: BillingSwitch, now: number): void {
+  rollDecreaseDays(table, now);
+  if (table.billingMode !== 'PROVISIONED' || billing !== undefined) return;
+  const requested = input.ProvisionedThroughput;
+  if (requested !== undefined && isDecrease(table.throughput, requested))
+    checkDecreaseAllowed(table.throughput, now);
+  for (const entry of input.GlobalSecondaryIndexUpdates ?? []) {
+    const update = entry.Update;
+    if (update?.ProvisionedThroughput === undefined) continue;
+    const throughput = table.globalSecondaryIndexes.get(update.IndexName)?.throughput;
+    if (throughput !== undefined && isDecrease(throughput, update.ProvisionedThroughput))
+      checkDecreaseAllowed(throughput, now);
+  }
 }
 
 function billingSwitchOf(table: Table, input: UpdateTableInput): BillingSwitch {
@@ -133,6 +153,8 @@ export const updateTable = defineOperation<
       sameThroughput(table.throughput, requested)
     )
       throw new ValidationException(IndexMessages.unchanged('the table', 'table', table.throughput));
+
+    checkDecreases(table, input, billing, engine.clock.now());
 
     // Everything is checked: apply.
     const now = () => engine.clock.now();

@@ -21,6 +21,7 @@ import type { ActionContext } from '../operation.js';
 import { encodeParsedItem } from '../store/itemCodec.js';
 import type { StoredItem } from '../store/storedItem.js';
 import type { KeyDefinition, Table } from '../store/table.js';
+import { type ExtractedKey, extractItemKey, extractKey } from '../validations/keys.js';
 import type { DeleteStatement, InsertStatement, UpdateStatement } from './ast.js';
 import { PartiqlMessages } from './errors.js';
 import { updatePlan } from './update.js';
@@ -122,6 +123,13 @@ export function keyDefinitions(table: Table): KeyDefinition[] {
 
 function partitionKeyTest(table: Table, kind: 'exists' | 'notExists'): Condition {
   return { kind, path: [table.key.hash.name] };
+}
+
+/** The key a bound write targets (the item's key for an INSERT). */
+export function boundKey(bound: BoundWrite): ExtractedKey {
+  return bound.kind === 'Put'
+    ? extractItemKey(bound.item!, bound.table.key)
+    : extractKey(bound.key!, bound.table.key, false);
 }
 
 /** Reads the stored item and checks the condition: everything but the commit (docs/partiql.md §3.3). */

@@ -186,6 +186,15 @@ export class CapacityGovernor {
   }
 
   /**
+   * Capacity a request consumed after it was answered, without admission: the prepare phase of a
+   * cancelled transaction (docs/capacity.md §5). The buckets may go below zero; metrics count it.
+   */
+  consume(table: Table, access: Access, units: number, hashKey?: string): void {
+    if (!this.enforces(table) || units <= 0) return;
+    this.take([{ table, index: undefined, access, units, hashKey }], this.clock.now());
+  }
+
+  /**
    * A transaction (units already doubled) is admitted or cancelled as a whole: every action of a
    * throttled table or GSI carries ProvisionedThroughputExceeded or ThrottlingError, the others
    * None (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html).

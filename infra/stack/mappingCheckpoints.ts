@@ -17,9 +17,21 @@ import type {
  * developer guide), and never skips one.
  */
 
+const bindingUuids = new Map<string, string>();
+
 /** The UUID of a config binding: stable across restarts, distinct per function and table. */
 export function bindingUuid(functionName: string, tableName: string): string {
-  const hex = createHash('sha1').update(`eddy-binding\0${functionName}\0${tableName}`).digest('hex');
+  // Remembered: a test kit's `reset` binds every mapping again (bench/startup.ts).
+  const name = `eddy-binding\0${functionName}\0${tableName}`;
+  const known = bindingUuids.get(name);
+  if (known !== undefined) return known;
+  const uuid = uuidOf(name);
+  bindingUuids.set(name, uuid);
+  return uuid;
+}
+
+function uuidOf(name: string): string {
+  const hex = createHash('sha1').update(name).digest('hex');
   // Laid out as an RFC 9562 version-5-style UUID (name-based, SHA-1).
   const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { RetryErrorInfo } from '@smithy/types';
 import { VirtualClock } from '../../core/clock.js';
-import { Engine } from '../../core/engine.js';
+import { Engine, type EngineOptions } from '../../core/engine.js';
 import type { CapacityOptions } from '../../core/throttling/capacityGovernor.js';
 import { EddyServer } from '../../infra/host/server.js';
 import { virtualClockRetries } from '../../infra/testing/virtualRetries.js';
@@ -24,9 +24,10 @@ const CREDENTIALS = { accessKeyId: 'AKIDEDDYTEST', secretAccessKey: 'eddy-test-s
 
 export async function startCapacityServer(
   capacity: CapacityOptions = { mode: 'enforce' },
+  engineOptions: Omit<EngineOptions, 'clock' | 'capacity'> = {},
 ): Promise<CapacityServer> {
   const clock = new VirtualClock();
-  const engine = new Engine({ clock, capacity });
+  const engine = new Engine({ ...engineOptions, clock, capacity });
   const server = new EddyServer({ engine, port: 0 });
   const { url } = await server.listen();
   const retries: { delayMs: number; error: string }[] = [];

@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { TTL_DELETE_FILTER_CRITERIA, TTL_PRINCIPAL_ID } from '../../functions/archiver/handler.js';
@@ -441,13 +442,25 @@ describe('synthesize: schedules, indexes and destinations', () => {
     async () => {
       writeFileSync(join(directory, 'shop.yaml'), renderTemplate(template, 'yaml'));
       expect((await synth('--config', VOTES_CONFIG, '--out', 'votes/template.json')).code).toBe(0);
-      const lint = spawnSync('cfn-lint', ['votes/template.yaml', 'votes/template.json', 'shop.yaml'], {
-        cwd: directory,
-        encoding: 'utf8',
-      });
-      expect(lint.stdout + lint.stderr).toBe('');
+      // Not spawnSync: a blocked event loop stops vitest's own timers too. A failing lint rejects
+      // with its output, so the assertions below see it either way.
+      const lint = await promisify(execFile)(
+        'cfn-lint',
+        ['votes/template.yaml', 'votes/template.json', 'shop.yaml'],
+        { cwd: directory, encoding: 'utf8' },
+      ).then(
+        ({ stdout, stderr }) => ({ output: stdout + stderr, status: 0 }),
+        (error: { stdout: string; stderr: string; code: number }) => ({
+          output: error.stdout + error.stderr,
+          status: error.code,
+        }),
+      );
+      expect(lint.output).toBe('');
       expect(lint.status).toBe(0);
     },
+    // A bound, not a speed: cfn-lint is a Python program that loads every resource schema and
+    // the SAM translator (35 s at a load average of 15 on 2 cores).
+    120_000,
   );
 });
 

@@ -195,7 +195,9 @@ describe('worker-thread isolation', () => {
     } finally {
       await functions.close();
     }
-  });
+    // A bound, not a speed: three worker threads boot and load the TypeScript handler through tsx
+    // (over 20 s at a load average of 19 on 2 cores).
+  }, 60_000);
 
   it('terminates a worker stuck in an endless loop when the timeout passes on the clock', async () => {
     const clock = new VirtualClock();
