@@ -16,6 +16,7 @@ import { type KinesisStreamCheck, NO_ENDPOINT } from './kinesis/destinations.js'
 import type { Item } from './model/attributeValue.js';
 import { itemKeyOf } from './model/keyCodec.js';
 import type { ActionContext, OperationDefinition, RequestContext } from './operation.js';
+import { Replication, type ReplicationOptions } from './replication/replication.js';
 import { Region } from './store/region.js';
 import type { StoredItem } from './store/storedItem.js';
 import type { Table } from './store/table.js';
@@ -52,6 +53,8 @@ export interface EngineOptions {
   ttlChangeLockoutMs?: number;
   /** Capacity enforcement (docs/capacity.md): off by default. */
   capacity?: CapacityOptions;
+  /** Global tables: how long a write takes to reach the other replicas (docs/global-tables.md §3). */
+  replication?: ReplicationOptions;
 }
 
 export type TableChangeKind = 'created' | 'updated' | 'deleted';
@@ -122,6 +125,8 @@ export class Engine {
   private readonly tableListeners = new Set<TableChangeListener>();
   /** Backups, point-in-time recovery, exports and imports (docs/backups.md). */
   readonly dataProtection: DataProtection;
+  /** Replication between the replicas of global tables (docs/global-tables.md). */
+  readonly replication: Replication;
 
   constructor(options: EngineOptions = {}) {
     this.clock = options.clock ?? new SystemClock();
@@ -134,6 +139,8 @@ export class Engine {
     this.dataProtection = new DataProtection(this);
     this.capacityOptions = options.capacity;
     this.capacity = new CapacityGovernor(this.clock, options.capacity);
+    this.replication = new Replication(this, options.replication);
+    this.settlers.add(() => this.replication.settle());
     // Capacity changes apply from the moment UpdateTable applies them (docs/capacity.md §2.1).
     this.tableListeners.add(({ table }) => {
       if (this.capacity.active) this.capacity.tableChanged(table);
@@ -210,6 +217,7 @@ export class Engine {
     this.unkeptRegion = undefined;
     this.lastActionContext = undefined;
     this.capacity.reset(this.capacityOptions);
+    this.replication.reset();
   }
 
   /** Every region that holds (or held) something. */
@@ -430,7 +438,19 @@ export class Engine {
         () => event.oldImage,
         () => event.newImage,
       );
+    // Global tables (docs/global-tables.md §3): a single field check on regional tables.
+    if (table.replication !== undefined) table.replication.onCommit(region, key, event);
     events.push(event);
+  }
+
+  /**
+   * The commit of a write that arrived by replication: the item as the other replica wrote it,
+   * applied over what this replica holds (docs/global-tables.md §3). No caller identity: the
+   * service's replication writes carry none in the replica's stream.
+   */
+  commitReplicated(region: Region, table: Table, key: ExtractedKey, next: StoredItem | undefined): void {
+    const previous = table.items.get(key.hashKey, key.rangeKey);
+    this.commit(region, table, [{ key, previous, next }]);
   }
 
   private emit(event: ChangeEvent): void {

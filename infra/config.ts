@@ -10,6 +10,21 @@ import type { KinesisEndpointOptions } from './kinesis/kinesisClient.js';
  */
 export interface TableConfig extends CreateTableCommandInput {
   readonly TimeToLiveSpecification?: { readonly AttributeName: string; readonly Enabled: boolean };
+  /**
+   * Replicas in other regions of this eddy (a global table, docs/global-tables.md): each as an
+   * UpdateTable `ReplicaUpdates` Create, made when the table is. Templates'
+   * `AWS::DynamoDB::GlobalTable` fills this from its `Replicas`.
+   */
+  readonly Replicas?: readonly ReplicaConfig[];
+}
+
+/** One replica of a global table: `CreateReplicationGroupMemberAction`. */
+export interface ReplicaConfig {
+  readonly RegionName: string;
+  readonly KMSMasterKeyId?: string;
+  readonly TableClassOverride?: string;
+  readonly ProvisionedThroughputOverride?: { readonly ReadCapacityUnits?: number };
+  readonly OnDemandThroughputOverride?: { readonly MaxReadRequestUnits?: number };
 }
 
 /** A key pair whose SigV4 signatures the server verifies (then other keys are refused). */
@@ -204,6 +219,11 @@ export interface EddyConfig {
     readonly maxDeletionDelay?: string | number;
     readonly batchSize?: number;
   };
+  /**
+   * Global tables (docs/global-tables.md): how long a write takes to reach the other replicas
+   * (`'1s'`, ms). Default: 1 s under `eddy serve`, 0 in the test kit.
+   */
+  readonly globalTables?: { readonly replicationLag?: string | number };
   /** Global secondary index upkeep (the gsi-maintainer). */
   readonly globalIndexes?: { readonly propagationDelay?: string | number | readonly [number, number] };
   /** DynamoDB Streams settings. */

@@ -1,7 +1,9 @@
 import { ResourceInUseException, ResourceNotFoundException, ValidationException } from '../errors/index.js';
 import { defineOperation } from '../operation.js';
 import { DELETION_PROTECTED, type DeleteTableInput, deleteTableShape } from '../validations/deleteTable.js';
+import { ReplicaMessages } from '../validations/replicaUpdates.js';
 import { TableMessages } from '../validations/tableSchema.js';
+import { actedAsSource, announceMembers } from './replicaUpdates.js';
 import { describeDeletedTable } from './tableDescription.js';
 import { afterTransientDelay, cancelTransitions, finishDeletion, tagsUpdating } from './tableLifecycle.js';
 
@@ -29,11 +31,30 @@ export const deleteTable = defineOperation<DeleteTableInput, Record<string, unkn
     if (tagsUpdating(table))
       throw new ResourceInUseException(TableMessages.inUse('Table tags are being updated'));
     if (table.deletionProtectionEnabled) throw new ValidationException(DELETION_PROTECTED);
+    // A replica that sourced another one less than 24 hours ago stays until that one is gone;
+    // any other replica may be deleted like a regional table, leaving the group
+    // (docs/global-tables.md §2.4).
+    const group = table.replication;
+    if (group !== undefined && actedAsSource(group, region.name, engine.clock.now()))
+      throw new ValidationException(ReplicaMessages.sourceRegion);
 
     table.status = 'DELETING';
+    const member = group?.member(region.name);
+    if (member !== undefined) member.settings.status = 'DELETING';
     cancelTransitions(engine, table);
     const response = { TableDescription: describeDeletedTable(table) };
-    afterTransientDelay(engine, table, () => finishDeletion(region, table), region);
+    afterTransientDelay(
+      engine,
+      table,
+      () => {
+        const group = table.replication;
+        const members = group === undefined ? [] : [...group.members.values()];
+        group?.leave(region.name);
+        finishDeletion(region, table);
+        announceMembers(engine, members);
+      },
+      region,
+    );
     return response;
   },
 });

@@ -13,6 +13,7 @@ import { describeEndpoints } from './describeEndpoints.js';
 import { describeKinesisStreamingDestination } from './describeKinesisStreamingDestination.js';
 import { describeLimits } from './describeLimits.js';
 import { describeTable } from './describeTable.js';
+import { describeTableReplicaAutoScaling } from './describeTableReplicaAutoScaling.js';
 import { describeTimeToLive } from './describeTimeToLive.js';
 import { disableKinesisStreamingDestination } from './disableKinesisStreamingDestination.js';
 import { enableKinesisStreamingDestination } from './enableKinesisStreamingDestination.js';
@@ -20,6 +21,7 @@ import { executeStatement } from './executeStatement.js';
 import { executeTransaction } from './executeTransaction.js';
 import { getItem } from './getItem.js';
 import { getResourcePolicy } from './getResourcePolicy.js';
+import { legacyGlobalTableOperations } from './legacyGlobalTables.js';
 import { listContributorInsights } from './listContributorInsights.js';
 import { listTables } from './listTables.js';
 import { listTagsOfResource } from './listTagsOfResource.js';
@@ -35,6 +37,7 @@ import { updateContributorInsights } from './updateContributorInsights.js';
 import { updateItem } from './updateItem.js';
 import { updateKinesisStreamingDestination } from './updateKinesisStreamingDestination.js';
 import { updateTable } from './updateTable.js';
+import { updateTableReplicaAutoScaling } from './updateTableReplicaAutoScaling.js';
 import { updateTimeToLive } from './updateTimeToLive.js';
 
 /**
@@ -81,6 +84,10 @@ const definitions: OperationDefinition<any, any, any>[] = [
   updateContributorInsights,
   describeContributorInsights,
   listContributorInsights,
+  // Global tables (docs/global-tables.md).
+  describeTableReplicaAutoScaling,
+  updateTableReplicaAutoScaling,
+  ...legacyGlobalTableOperations,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.

@@ -8,6 +8,7 @@ import type {
   ThroughputState,
   WarmThroughputState,
 } from '../store/table.js';
+import { replicaMembers } from './replicaDescription.js';
 
 /**
  * The `TableDescription` of CreateTable, DescribeTable, UpdateTable and DeleteTable
@@ -174,6 +175,7 @@ export function describeTable(table: Table): Record<string, unknown> {
   if (table.onDemandThroughput !== undefined)
     description.OnDemandThroughput = onDemandDescription(table.onDemandThroughput);
   if (table.warmThroughput !== undefined) description.WarmThroughput = warmDescription(table.warmThroughput);
+  replicaMembers(table, description);
   return description;
 }
 

@@ -7,6 +7,7 @@ import {
 import { defineOperation } from '../operation.js';
 import type { Region } from '../store/region.js';
 import type { StreamViewType, Table } from '../store/table.js';
+import { ReplicaMessages, type ReplicaPlan } from '../validations/replicaUpdates.js';
 import { checkNoOnDemandOnProvisioned, INVALID, TableMessages } from '../validations/tableSchema.js';
 import {
   createsOrDeletesIndex,
@@ -23,6 +24,7 @@ import {
   planGlobalIndexUpdates,
   sameThroughput,
 } from './globalIndexUpdates.js';
+import { applyReplicaUpdates } from './replicaUpdates.js';
 import { describeTable } from './tableDescription.js';
 import { afterTransientDelay, markTableActive } from './tableLifecycle.js';
 import { onDemandOf, sseOf, startStream, warmOf, zeroThroughput } from './tableSettings.js';
@@ -91,6 +93,9 @@ function checkStream(table: Table, input: UpdateTableInput): void {
   // (docs/streams-and-lambda.md §1.6.2).
   if (spec.StreamEnabled && table.stream?.enabled)
     throw new ValidationException(UpdateTableStateMessages.streamAlreadyEnabled(table.name));
+  // A global table's stream stays while it has replicas (recorded 2026, docs/global-tables.md §2.2).
+  if (!spec.StreamEnabled && table.replication !== undefined && table.stream?.enabled)
+    throw new ValidationException(ReplicaMessages.streamDisable);
   if (!spec.StreamEnabled && !table.stream?.enabled)
     throw new ValidationException(UpdateTableStateMessages.noStreamToDisable(table.name));
 }
@@ -110,14 +115,19 @@ function checkEncryption(table: Table, input: UpdateTableInput, region: string, 
     throw new ValidationException(UpdateTableStateMessages.sameKmsKey);
 }
 
-export const updateTable = defineOperation<UpdateTableInput, Record<string, unknown>>({
+export const updateTable = defineOperation<
+  UpdateTableInput,
+  Record<string, unknown>,
+  ReplicaPlan | undefined
+>({
   name: 'UpdateTable',
   changesTables: true,
   shape: updateTableShape,
   controlPlaneTableName: true,
   validate: validateUpdateTable,
-  execute({ engine, region, request }, input) {
+  execute({ engine, region, request }, input, replicaPlan) {
     const table = updatableTable(region, input.TableName);
+    if (replicaPlan !== undefined) return applyReplicaUpdates(engine, region, table, replicaPlan);
     const indexUpdates = input.GlobalSecondaryIndexUpdates ?? [];
     if (indexUpdates.filter((entry) => entry.Create || entry.Delete).length > 1)
       throw new LimitExceededException(ONLINE_INDEX_LIMIT);

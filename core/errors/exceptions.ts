@@ -114,6 +114,12 @@ export class PolicyNotFoundException extends DynamoDbError {
   readonly prefix = ErrorPrefix.dynamodb;
 }
 
+/** A legacy (version 2017.11.29) global table that does not exist (docs/global-tables.md §6). */
+export class GlobalTableNotFoundException extends DynamoDbError {
+  override readonly name = 'GlobalTableNotFoundException';
+  readonly prefix = ErrorPrefix.dynamodb;
+}
+
 export class ResourceInUseException extends DynamoDbError {
   override readonly name = 'ResourceInUseException';
   readonly prefix = ErrorPrefix.dynamodb;

@@ -1,6 +1,7 @@
 import type { KinesisDestination } from '../kinesis/destinations.js';
 import type { ScalarKeyType } from '../model/attributeValue.js';
 import { partitionScanKey } from '../model/keyCodec.js';
+import type { ReplicaGroup } from '../replication/replicaGroup.js';
 import type { ExpiryIndex } from '../ttl/expiryIndex.js';
 import type { IndexEntry } from './indexEntry.js';
 import { ItemStore } from './itemStore.js';
@@ -162,6 +163,8 @@ export class Table {
   warmThroughput: WarmThroughputState | undefined;
   /** Kinesis Data Streams destinations, newest first (docs/kinesis-destinations.md). */
   kinesisDestinations: KinesisDestination[] = [];
+  /** The global table this table is a replica of (docs/global-tables.md), else undefined. */
+  replication: ReplicaGroup | undefined;
 
   constructor(init: TableInit) {
     this.name = init.name;

@@ -76,7 +76,11 @@ export class EngineExpiredItems {
     const arns: string[] = [];
     for (const region of this.engine.allRegions()) {
       for (const table of region.tables.values()) {
-        if (table.expiryIndex !== undefined && table.readable) arns.push(table.arn);
+        // A global table's expired items are deleted in one replica and the deletions reach the
+        // others by replication, without the TTL identity (docs/global-tables.md §4).
+        if (table.expiryIndex === undefined || !table.readable) continue;
+        if (table.replication === undefined || table.replication.deletesExpiredItems(table))
+          arns.push(table.arn);
       }
     }
     return arns;

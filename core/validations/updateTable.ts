@@ -12,6 +12,13 @@ import {
   streamSpecification,
   warmThroughput,
 } from './common.js';
+import {
+  planReplicaUpdates,
+  ReplicaMessages,
+  type ReplicaPlan,
+  type ReplicationGroupUpdateInput,
+  replicaUpdatesShape,
+} from './replicaUpdates.js';
 import type { Shape } from './shape.js';
 import {
   type AttributeDefinitionInput,
@@ -59,6 +66,7 @@ export interface UpdateTableInput {
   DeletionProtectionEnabled?: boolean;
   OnDemandThroughput?: OnDemandThroughputInput;
   WarmThroughput?: WarmThroughputInput;
+  ReplicaUpdates?: ReplicationGroupUpdateInput[];
 }
 
 const requiredIndexName = { ...indexName, required: true };
@@ -112,6 +120,7 @@ export const updateTableShape: Record<string, Shape> = {
   DeletionProtectionEnabled: { kind: 'boolean' },
   OnDemandThroughput: onDemandThroughput,
   WarmThroughput: warmThroughput,
+  ReplicaUpdates: replicaUpdatesShape,
 };
 
 export const UpdateTableMessages = {
@@ -146,7 +155,7 @@ export function createsOrDeletesIndex(input: UpdateTableInput): boolean {
   return (input.GlobalSecondaryIndexUpdates ?? []).some((entry) => entry.Create || entry.Delete);
 }
 
-export function validateUpdateTable(input: UpdateTableInput): void {
+export function validateUpdateTable(input: UpdateTableInput): ReplicaPlan | undefined {
   const indexUpdates = input.GlobalSecondaryIndexUpdates ?? [];
   // The members that change something (AttributeDefinitions alone does not, docs/dynamodb.md §3.3.1).
   const changes = {
@@ -159,6 +168,7 @@ export function validateUpdateTable(input: UpdateTableInput): void {
     DeletionProtectionEnabled: input.DeletionProtectionEnabled !== undefined,
     OnDemandThroughput: present(input.OnDemandThroughput),
     WarmThroughput: present(input.WarmThroughput),
+    ReplicaUpdates: input.ReplicaUpdates !== undefined,
   };
   const changed = Object.values(changes).filter(Boolean).length;
   if (changed === 0) throw new ValidationException(UpdateTableMessages.nothingToUpdate);
@@ -172,8 +182,10 @@ export function validateUpdateTable(input: UpdateTableInput): void {
   if (input.BillingMode === 'PROVISIONED') checkNoOnDemandOnProvisioned(input.OnDemandThroughput);
   checkOnDemandThroughput(input.OnDemandThroughput);
 
-  // Settings that must travel alone (2026 recordings).
+  // Settings that must travel alone (2026 recordings). ReplicaUpdates "must be the only
+  // operation in the call (validated before any state check)" (docs/global-tables.md §2.3).
   if (changed > 1) {
+    if (changes.ReplicaUpdates) throw new ValidationException(ReplicaMessages.onlyOperation);
     if (changes.SSESpecification)
       throw new ValidationException(UpdateTableMessages.onlyOperation('Server-Side Encryption modification'));
     if (changes.TableClass)
@@ -212,4 +224,5 @@ export function validateUpdateTable(input: UpdateTableInput): void {
     if (names.has(name)) throw new ValidationException(UpdateTableMessages.repeatedIndex(name));
     names.add(name);
   }
+  return input.ReplicaUpdates === undefined ? undefined : planReplicaUpdates(input.ReplicaUpdates);
 }

@@ -37,6 +37,7 @@ const CONFIG_KEYS = [
   'functions',
   'ttl',
   'globalIndexes',
+  'globalTables',
   'streams',
   'archive',
   'destinationsDirectory',
@@ -147,7 +148,7 @@ export function checkConfig(value: unknown, file: string): EddyConfig {
     }
   }
   if (value.functions !== undefined) checkFunctions(value.functions, fail);
-  for (const key of ['ttl', 'globalIndexes', 'streams', 'archive', 'kinesis'] as const) {
+  for (const key of ['ttl', 'globalIndexes', 'globalTables', 'streams', 'archive', 'kinesis'] as const) {
     if (value[key] !== undefined && !isPlainObject(value[key])) fail(key, 'must be an object');
   }
   return value as EddyConfig;

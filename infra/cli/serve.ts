@@ -133,6 +133,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<Running
       region,
       transientStatusDelayMs: createDelayMs,
       ...(mappingTransitionMs === undefined ? {} : { mappingTransitionMs }),
+      // Global tables replicate "usually within a second" (docs/global-tables.md §3).
+      replicationLagMs: 1000,
       baseDirectory,
       logger,
       // Function logs as CloudWatch shows them, each line prefixed with its function's name.

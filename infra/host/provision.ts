@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
+import { addReplica } from '../../core/actions/replicaUpdates.js';
 import type { Engine } from '../../core/engine.js';
 import { DynamoDbError } from '../../core/errors/index.js';
 import type { RequestContext } from '../../core/operation.js';
-import type { TableConfig } from '../config.js';
+import { ReplicaMessages } from '../../core/validations/replicaUpdates.js';
+import type { ReplicaConfig, TableConfig } from '../config.js';
 
 /** A declared table that could not be set up: which one, at which step, and the service's error. */
 export class TableSetupError extends Error {
@@ -10,7 +12,7 @@ export class TableSetupError extends Error {
   constructor(
     readonly index: number,
     readonly tableName: string,
-    readonly step: 'CreateTable' | 'UpdateTimeToLive',
+    readonly step: 'CreateTable' | 'UpdateTimeToLive' | 'UpdateTable',
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
@@ -40,7 +42,7 @@ export function provisionTables(
   const created: string[] = [];
   const level = options.skippedStepLevel ?? 'warn';
   tables.forEach((table, index) => {
-    const { TimeToLiveSpecification, ...createTableInput } = table;
+    const { TimeToLiveSpecification, Replicas, ...createTableInput } = table;
     const tableName = table.TableName ?? '';
     if (!engine.supports('CreateTable')) {
       throw new TableSetupError(
@@ -52,22 +54,24 @@ export function provisionTables(
     }
     run(engine, 'CreateTable', createTableInput, context, index, tableName);
     created.push(tableName);
-    if (TimeToLiveSpecification === undefined) return;
-    if (!engine.supports('UpdateTimeToLive')) {
-      options.logger[level](
-        { table: tableName },
-        'TTL setting skipped: UpdateTimeToLive is not implemented yet',
-      );
-      return;
+    if (TimeToLiveSpecification !== undefined) {
+      if (!engine.supports('UpdateTimeToLive')) {
+        options.logger[level](
+          { table: tableName },
+          'TTL setting skipped: UpdateTimeToLive is not implemented yet',
+        );
+      } else {
+        run(
+          engine,
+          'UpdateTimeToLive',
+          { TableName: tableName, TimeToLiveSpecification },
+          context,
+          index,
+          tableName,
+        );
+      }
     }
-    run(
-      engine,
-      'UpdateTimeToLive',
-      { TableName: tableName, TimeToLiveSpecification },
-      context,
-      index,
-      tableName,
-    );
+    if (Replicas !== undefined) provisionReplicas(engine, tableName, Replicas, context, index);
   });
   return created;
 }
@@ -87,5 +91,35 @@ function run(
   } catch (error) {
     const reason = error instanceof DynamoDbError ? `${error.name}: ${error.message}` : String(error);
     throw new TableSetupError(index, tableName, operation, reason, { cause: error });
+  }
+}
+
+/**
+ * A declared global table's replicas (a template's `AWS::DynamoDB::GlobalTable`): made in their
+ * regions of this eddy and filled, ACTIVE at once, as a deployed stack finds them
+ * (docs/global-tables.md §1). A template's provisioned GlobalTable scales its writes
+ * automatically, so the UpdateTable precondition on provisioned tables does not apply here.
+ */
+function provisionReplicas(
+  engine: Engine,
+  tableName: string,
+  replicas: readonly ReplicaConfig[],
+  context: RequestContext,
+  index: number,
+): void {
+  const region = engine.region(context.accountId, context.region);
+  const table = region.tables.get(tableName);
+  if (table === undefined) return;
+  for (const replica of replicas) {
+    if (replica.RegionName === context.region) continue;
+    const target = engine.region(context.accountId, replica.RegionName);
+    if (target.tables.has(tableName) || table.replication?.member(replica.RegionName) !== undefined)
+      throw new TableSetupError(
+        index,
+        tableName,
+        'UpdateTable',
+        `ValidationException: ${ReplicaMessages.alreadyExists(tableName)}`,
+      );
+    addReplica(engine, region, table, target, { ...replica }, 'ACTIVE');
   }
 }

@@ -9,6 +9,7 @@ import { FrameReader } from './frameReader.js';
 import { bytesAfter, cutLog, damagedFolder, highestLsnAfter, type LogEnd, sizeOf } from './logDamage.js';
 import { rebuildIndexes, replayRecord } from './replay.js';
 import type { ReplayableClock } from './replayableClock.js';
+import { linkReplicas } from './replicaCodec.js';
 import { loadSnapshot } from './snapshotReader.js';
 import { readWalRecord, type WalRecord, walProbe } from './walRecords.js';
 
@@ -147,6 +148,7 @@ export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): 
       ? { writtenLsn: mark.writtenLsn, records: mark.writtenLsn - unsyncedFrom }
       : undefined;
   rebuildIndexes(engine);
+  linkReplicas(engine);
   const last = segments.at(-1);
   const tail =
     last === undefined

@@ -21,6 +21,7 @@ import {
   type WarmThroughputState,
 } from '../../core/store/table.js';
 import { ExpiryIndex } from '../../core/ttl/expiryIndex.js';
+import { type ReplicaDefinition, rememberReplicas, replicaDefinitions } from './replicaCodec.js';
 
 /**
  * A table's definition as the log and snapshots keep it: every field of `Table` except its items
@@ -49,6 +50,8 @@ export interface TableDefinition {
   readonly warmThroughput?: WarmThroughputState;
   /** Absent in logs written before eddy had Kinesis destinations. */
   readonly kinesisDestinations?: KinesisDestination[];
+  /** The members of its global table (`replicaCodec.ts`), when it is a replica of one. */
+  readonly replicas?: ReplicaDefinition[];
 }
 
 export interface IndexDefinition {
@@ -90,6 +93,7 @@ export const TABLE_FIELDS = [
   'onDemandThroughput',
   'warmThroughput',
   'kinesisDestinations',
+  'replication',
   'reference',
 ] as const;
 
@@ -135,6 +139,7 @@ export function tableDefinition(table: Table): TableDefinition {
     onDemandThroughput: table.onDemandThroughput,
     warmThroughput: table.warmThroughput,
     kinesisDestinations: table.kinesisDestinations,
+    replicas: replicaDefinitions(table),
   });
 }
 
@@ -198,6 +203,8 @@ export function applyTableDefinition(region: Region, source: TableDefinition, wi
   table.onDemandThroughput = definition.onDemandThroughput;
   table.warmThroughput = definition.warmThroughput;
   table.kinesisDestinations = definition.kinesisDestinations ?? [];
+  // Linked once recovery is over (`linkReplicas`): replayed commits are not replicated again.
+  rememberReplicas(table, definition.replicas);
   return table;
 }
 

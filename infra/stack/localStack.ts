@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SystemClock } from '../../core/clock.js';
+import { parseDuration, SystemClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
 import { MappingManager } from '../../streams/mapping/index.js';
@@ -138,6 +138,7 @@ export class LocalStack {
       region,
       globalIndexes: 'external',
       transientStatusDelayMs: options.transientStatusDelayMs ?? 0,
+      replication: { lagMs: replicationLagOf(config, options) },
       onInternalError,
       capacity: { ...capacityOptions(config.capacity), ...options.capacity },
     });
@@ -516,4 +517,10 @@ async function openDataDir(engine: Engine, streams: StreamsService, dataDir: Dat
 
 function resolvePath(base: string, path: string): string {
   return path.startsWith('/') ? path : `${base}/${path}`;
+}
+
+/** The global tables' replication lag: the config's, else the host's default (docs/global-tables.md §3). */
+function replicationLagOf(config: EddyConfig, options: StackOptions): number {
+  const lag = config.globalTables?.replicationLag;
+  return lag === undefined ? (options.replicationLagMs ?? 0) : parseDuration(lag);
 }

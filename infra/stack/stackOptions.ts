@@ -21,6 +21,11 @@ export interface StackOptions {
    * (docs/lambda-api.md §4.7).
    */
   readonly mappingTransitionMs?: number;
+  /**
+   * Replication lag of global tables when the config sets none, in ms
+   * (docs/global-tables.md §3): `eddy serve` passes 1000, the test kit 0 (the default).
+   */
+  readonly replicationLagMs?: number;
   /** Where relative paths of the config start (the config file's folder). */
   readonly baseDirectory?: string;
   readonly logger?: Logger;

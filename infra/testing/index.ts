@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { VirtualClock } from '../../core/clock.js';
+import { parseDuration, VirtualClock } from '../../core/clock.js';
 import type { InvocationRecord } from '../../streams/mapping/index.js';
 import { BindingError } from '../bindings.js';
 import type { EddyConfig } from '../config.js';
@@ -86,6 +86,25 @@ export class TestStack {
   get engine() {
     return this.stack.engine;
   }
+
+  /**
+   * A real DynamoDBClient of another region of this stack, answered in process: the replicas of
+   * a global table live there (docs/global-tables.md). Made once per region.
+   */
+  regionClient(region: string): DynamoDBClient {
+    let client = this.regionClients.get(region);
+    if (client === undefined) {
+      client = createLocalClient({
+        pipeline: this.stack.pipeline(),
+        region,
+        client: { retryStrategy: virtualClockRetries(this.clock) },
+      });
+      this.regionClients.set(region, client);
+    }
+    return client;
+  }
+
+  private readonly regionClients = new Map<string, DynamoDBClient>();
 
   /**
    * Moves virtual time forward (`'250ms'`, `'15m'`, `'48h'`, or ms): TTL runs, schedules fire,
@@ -172,6 +191,23 @@ export class TestStack {
     this.stack.gsi.resume();
   }
 
+  /**
+   * Fault injection: writes to global tables stop reaching the other replicas (they queue, in
+   * order) until resumed (docs/global-tables.md §3).
+   */
+  pauseReplication(): void {
+    this.engine.replication.pause();
+  }
+
+  resumeReplication(): void {
+    this.engine.replication.resume();
+  }
+
+  /** Sets how long a write takes to reach the other replicas (`'1s'`, ms; 0 by default here). */
+  setReplicationLag(lag: string | number): void {
+    this.engine.replication.lagMs = parseDuration(lag);
+  }
+
   /** Runs the ttl-expirer now (as its schedule would), then waits until things settled. */
   async expireNow(): Promise<void> {
     await this.stack.ttl?.runNow();
@@ -211,6 +247,7 @@ export class TestStack {
   }
 
   async close(): Promise<void> {
+    for (const client of this.regionClients.values()) client.destroy();
     await this.stack.close();
   }
 

@@ -47,6 +47,7 @@ function streams(operation: string, body: Template['body']): Template {
 }
 
 const TABLE_ARN = 'arn:aws:dynamodb:us-east-1:000000000000:table/Fuzz';
+const KINESIS_STREAM_ARN = 'arn:aws:kinesis:us-east-1:000000000000:stream/fuzz-changes';
 
 export const TEMPLATES: readonly Template[] = [
   dynamodb('PutItem', true, () => ({
@@ -297,6 +298,66 @@ export const TEMPLATES: readonly Template[] = [
     StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
     DeletionProtectionEnabled: false,
   })),
+  // Global tables (docs/global-tables.md).
+  dynamodb('UpdateTable', true, () => ({
+    TableName: 'Plain',
+    ReplicaUpdates: [{ Create: { RegionName: 'us-west-2', TableClassOverride: 'STANDARD' } }],
+  })),
+  dynamodb('DescribeTableReplicaAutoScaling', false, () => ({ TableName: 'Fuzz' })),
+  // Kinesis Data Streams destinations (docs/kinesis-destinations.md): the fuzz target has no Kinesis
+  // endpoint, so an Enable goes ENABLE_FAILED; never a 5xx.
+  dynamodb('EnableKinesisStreamingDestination', true, () => ({
+    TableName: 'Fuzz',
+    StreamArn: KINESIS_STREAM_ARN,
+    EnableKinesisStreamingConfiguration: { ApproximateCreationDateTimePrecision: 'MILLISECOND' },
+  })),
+  dynamodb('DescribeKinesisStreamingDestination', false, () => ({ TableName: 'Fuzz' })),
+  dynamodb('UpdateKinesisStreamingDestination', true, () => ({
+    TableName: 'Fuzz',
+    StreamArn: KINESIS_STREAM_ARN,
+    UpdateKinesisStreamingConfiguration: { ApproximateCreationDateTimePrecision: 'MICROSECOND' },
+  })),
+  dynamodb('DisableKinesisStreamingDestination', true, () => ({
+    TableName: 'Fuzz',
+    StreamArn: KINESIS_STREAM_ARN,
+  })),
+  // Contributor Insights and DescribeEndpoints (docs/contributor-insights-and-endpoints.md).
+  dynamodb('UpdateContributorInsights', true, () => ({
+    TableName: 'Fuzz',
+    ContributorInsightsAction: 'ENABLE',
+  })),
+  dynamodb('DescribeContributorInsights', false, () => ({ TableName: 'Fuzz' })),
+  dynamodb('ListContributorInsights', false, () => ({ TableName: 'Fuzz', MaxResults: 10 })),
+  dynamodb('DescribeEndpoints', false, () => ({})),
+  dynamodb('UpdateTableReplicaAutoScaling', true, () => ({
+    TableName: 'Fuzz',
+    ProvisionedWriteCapacityAutoScalingUpdate: {
+      MinimumUnits: 1,
+      MaximumUnits: 5,
+      AutoScalingDisabled: false,
+    },
+    ReplicaUpdates: [
+      {
+        RegionName: 'us-west-2',
+        ReplicaProvisionedReadCapacityAutoScalingUpdate: { AutoScalingDisabled: true },
+      },
+    ],
+  })),
+  dynamodb('CreateGlobalTable', true, () => ({
+    GlobalTableName: 'Fuzz',
+    ReplicationGroup: [{ RegionName: 'us-west-2' }],
+  })),
+  dynamodb('UpdateGlobalTable', true, () => ({
+    GlobalTableName: 'Fuzz',
+    ReplicaUpdates: [{ Create: { RegionName: 'us-west-2' } }],
+  })),
+  dynamodb('DescribeGlobalTable', false, () => ({ GlobalTableName: 'Fuzz' })),
+  dynamodb('DescribeGlobalTableSettings', false, () => ({ GlobalTableName: 'Fuzz' })),
+  dynamodb('UpdateGlobalTableSettings', true, () => ({
+    GlobalTableName: 'Fuzz',
+    GlobalTableBillingMode: 'PAY_PER_REQUEST',
+  })),
+  dynamodb('ListGlobalTables', false, () => ({ Limit: 5, RegionName: 'us-east-1' })),
   dynamodb('DescribeTimeToLive', false, () => ({ TableName: 'Fuzz' })),
   dynamodb('UpdateTimeToLive', true, () => ({
     TableName: 'Plain',

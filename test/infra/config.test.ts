@@ -74,7 +74,7 @@ describe('checkConfig', () => {
     [
       { tabels: [] },
       'tabels',
-      'unknown setting (known: server, tables, functions, ttl, globalIndexes, streams, archive, destinationsDirectory, capacity, kinesis)',
+      'unknown setting (known: server, tables, functions, ttl, globalIndexes, globalTables, streams, archive, destinationsDirectory, capacity, kinesis)',
     ],
     [{ server: { port: 70000 } }, 'server.port', 'must be an integer from 0 to 65535'],
     [{ server: { prot: 1 } }, 'server.prot', 'unknown setting'],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ListGlobalTablesCommand, StartBulkPutItemsCommand } from '@aws-sdk/client-dynamodb';
+import { ListBulkOperationsCommand, StartBulkPutItemsCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DYNAMODB_TARGET_PREFIX } from '../../infra/host/services.js';
 import { API_OPERATIONS } from '../../infra/host/unservedOperations.js';
@@ -21,7 +21,7 @@ describe('operations eddy does not serve', () => {
   it('answers UnknownOperationException with a message naming the operation', async () => {
     for (const [command, name] of [
       [new StartBulkPutItemsCommand({ TableName: 'Orders' } as never), 'StartBulkPutItems'],
-      [new ListGlobalTablesCommand({}), 'ListGlobalTables'],
+      [new ListBulkOperationsCommand({}), 'ListBulkOperations'],
     ] as const) {
       const error = await eddy.client.send(command as never).then(
         () => undefined,

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { startStack } from 'eddy/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseYamlTemplate } from '../../../infra/stack/sources/cloudformation/templateFile.js';
@@ -91,7 +91,7 @@ Resources:
     }
   });
 
-  it('takes the local region’s replica of an AWS::DynamoDB::GlobalTable, and AWS::Serverless::SimpleTable', async () => {
+  it('takes an AWS::DynamoDB::GlobalTable’s replicas (the local one as the table, the others in their regions), and AWS::Serverless::SimpleTable', async () => {
     const template = `
 Transform: AWS::Serverless-2016-10-31
 Globals:
@@ -129,6 +129,26 @@ Resources:
       expect(accounts.TableClassSummary?.TableClass).toBe('STANDARD_INFREQUENT_ACCESS');
       expect(accounts.DeletionProtectionEnabled).toBe(true);
       expect(accounts.TableArn).toBe('arn:aws:dynamodb:eu-central-1:000000000000:table/accounts');
+      // The other replicas are made in their regions of the same eddy (docs/global-tables.md §1).
+      expect(accounts.GlobalTableVersion).toBe('2019.11.21');
+      expect(accounts.Replicas).toEqual([
+        { RegionName: 'eu-central-1', ReplicaStatus: 'ACTIVE' },
+        {
+          RegionName: 'us-east-1',
+          ReplicaStatus: 'ACTIVE',
+          ProvisionedThroughputOverride: { ReadCapacityUnits: 9 },
+        },
+      ]);
+      const east = stack.regionClient('us-east-1');
+      const replica = (await east.send(new DescribeTableCommand({ TableName: 'accounts' }))).Table!;
+      expect(replica.TableArn).toBe('arn:aws:dynamodb:us-east-1:000000000000:table/accounts');
+      expect(replica.ProvisionedThroughput).toMatchObject({ ReadCapacityUnits: 9, WriteCapacityUnits: 3 });
+      await stack.client.send(new PutItemCommand({ TableName: 'accounts', Item: { id: { S: 'a-1' } } }));
+      await stack.settled();
+      const copied = await east.send(
+        new GetItemCommand({ TableName: 'accounts', Key: { id: { S: 'a-1' } } }),
+      );
+      expect(copied.Item).toEqual({ id: { S: 'a-1' } });
       const counters = (await stack.client.send(new DescribeTableCommand({ TableName: 'Counters' }))).Table!;
       expect(counters.AttributeDefinitions).toEqual([{ AttributeName: 'counter', AttributeType: 'N' }]);
       expect(counters.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');

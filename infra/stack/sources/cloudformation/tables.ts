@@ -1,4 +1,4 @@
-import type { TableConfig } from '../../../config.js';
+import type { ReplicaConfig, TableConfig } from '../../../config.js';
 import type { TemplateResolver } from './intrinsics.js';
 import type { TemplatePath } from './templateFile.js';
 import { compact, Values } from './values.js';
@@ -211,7 +211,41 @@ class TableReader {
       OnDemandThroughput: Object.keys(onDemand).length > 0 ? onDemand : undefined,
       WarmThroughput: this.numbers(this.get('WarmThroughput'), this.path('WarmThroughput')),
       ResourcePolicy: this.policy(policy, [...replicaPath, 'ResourcePolicy']),
+      Replicas: this.otherReplicas(replicas, index),
     }) as TableConfig;
+  }
+
+  /**
+   * The GlobalTable's replicas in other regions, made in those regions of this eddy
+   * (docs/global-tables.md §1): region, KMS key, table class, read maximum.
+   */
+  private otherReplicas(replicas: unknown[], local: number): ReplicaConfig[] | undefined {
+    const v = this.values;
+    const others = replicas.flatMap((item, position) => {
+      if (position === local) return [];
+      const path = this.path('Replicas', position);
+      const replica = v.object(item, path)!;
+      const sse = v.object(replica.SSESpecification, [...path, 'SSESpecification']);
+      const readOnDemand = v.object(replica.ReadOnDemandThroughputSettings, [
+        ...path,
+        'ReadOnDemandThroughputSettings',
+      ]);
+      const maxRead = v.number(readOnDemand?.MaxReadRequestUnits, [
+        ...path,
+        'ReadOnDemandThroughputSettings',
+      ]);
+      const read = this.capacity(replica.ReadProvisionedThroughputSettings, 'Read', path);
+      return [
+        compact({
+          RegionName: v.string(replica.Region, [...path, 'Region']),
+          KMSMasterKeyId: v.string(sse?.KMSMasterKeyId, [...path, 'SSESpecification', 'KMSMasterKeyId']),
+          TableClassOverride: v.string(replica.TableClass, [...path, 'TableClass']),
+          ProvisionedThroughputOverride: read === undefined ? undefined : { ReadCapacityUnits: read },
+          OnDemandThroughputOverride: maxRead === undefined ? undefined : { MaxReadRequestUnits: maxRead },
+        }) as unknown as ReplicaConfig,
+      ];
+    });
+    return others.length > 0 ? others : undefined;
   }
 
   simpleTable(): TableConfig {
