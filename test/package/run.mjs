@@ -101,6 +101,8 @@ try {
     cpSync(join(ROOT, 'test/package/consumer'), project, { recursive: true });
     cpSync(join(ROOT, 'examples/votes'), join(project, 'votes'), { recursive: true });
     cpSync(join(ROOT, 'examples/jest'), join(project, 'jest'), { recursive: true });
+    for (const format of ['sam', 'serverless', 'terraform'])
+      cpSync(join(ROOT, 'examples', format), join(project, format), { recursive: true });
   });
 
   await scenario('plain Node ES module: eddy, eddy/testing, eddy/config, eddy/streams', async () => {
@@ -193,6 +195,73 @@ try {
     );
     if (!refused) throw new Error(`${url} still accepts connections after SIGTERM`);
   });
+
+  // Issue #18's "done when": a stack file of the user's format and no eddy file; `npx eddy serve` in
+  // its folder runs the stream handler (bundled by esbuild from the user's node_modules) on the first
+  // write. Each example audits a new order into its audit table.
+  // `said`: how eddy names the stack file it found (a Terraform configuration is its folder).
+  for (const [format, said, auditTable] of [
+    ['sam', 'template.yaml', 'AuditLog'],
+    ['serverless', 'serverless.yml', 'AuditLog'],
+    ['terraform', '(Terraform configuration, found in the working folder)', 'dev-audit-log'],
+  ])
+    await scenario(`npx eddy serve in a ${format} project: the stream handler runs on the first write`, () =>
+      servesStackOf(format, said, auditTable),
+    );
+
+  async function servesStackOf(format, said, auditTable) {
+    let url;
+    let server;
+    const served = run('npx', ['eddy', 'serve', '--port', '0'], {
+      cwd: join(project, format),
+      detached: true,
+      onStart: (child) => {
+        server = child;
+      },
+      onOutput: (output) => {
+        url ??= /eddy listening on (http:\/\/\S+)/.exec(output)?.[1];
+      },
+    });
+    const { DynamoDBClient, PutItemCommand, QueryCommand } = await import(
+      join(project, 'node_modules/@aws-sdk/client-dynamodb/dist-cjs/index.js')
+    );
+    for (let waited = 0; url === undefined && waited < 400; waited++)
+      await new Promise((r) => setTimeout(r, 50));
+    if (url === undefined) throw new Error(`eddy serve did not listen:\n${(await served).output}`);
+    const client = new DynamoDBClient({
+      endpoint: url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      await client.send(
+        new PutItemCommand({
+          TableName: 'dev-orders',
+          Item: { orderId: { S: '1' }, status: { S: 'placed' } },
+        }),
+      );
+      // The handler writes an audit entry for the new order (its batching window is 1 s).
+      let entries = [];
+      for (let waited = 0; entries.length === 0 && waited < 300; waited++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const answer = await client.send(
+          new QueryCommand({
+            TableName: auditTable,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': { S: 'ORDER#1' } },
+          }),
+        );
+        entries = answer.Items ?? [];
+      }
+      if (entries[0]?.status?.S !== 'placed')
+        throw new Error(`no audit entry from the handler: ${JSON.stringify(entries)}`);
+    } finally {
+      client.destroy();
+      process.kill(-server.pid, 'SIGTERM');
+    }
+    const { output } = await served;
+    if (!output.includes(said)) throw new Error(`eddy did not say it took ${said}:\n${output}`);
+  }
 
   // Both at once. node16 runs with skipLibCheck off: every declaration the package publishes is
   // checked, not only the consumer's use of them; bundler checks how the exports resolve.
