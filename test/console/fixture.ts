@@ -3,42 +3,43 @@ import type { EddyConfig } from '../../infra/config.js';
 
 export const FAILURES_QUEUE = 'arn:aws:sqs:us-east-1:000000000000:orders-failures';
 
-/** Orders (stream, GSI, TTL) → onOrder (one retry, then the failures queue). */
-export const consoleConfig: EddyConfig = {
-  tables: [
+type TableDefinition = NonNullable<EddyConfig['tables']>[number];
+
+/** Orders: a stream, a GSI and TTL, as the console's views show them. */
+export const ordersTable: TableDefinition = {
+  TableName: 'Orders',
+  BillingMode: 'PAY_PER_REQUEST',
+  AttributeDefinitions: [
+    { AttributeName: 'pk', AttributeType: 'S' },
+    { AttributeName: 'status', AttributeType: 'S' },
+  ],
+  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+  GlobalSecondaryIndexes: [
     {
-      TableName: 'Orders',
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'status', AttributeType: 'S' },
-      ],
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: 'byStatus',
-          KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ],
-      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      IndexName: 'byStatus',
+      KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
+      Projection: { ProjectionType: 'ALL' },
     },
   ],
+  StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+  TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+};
+
+/** onOrder's binding to the Orders stream: failed batches go to the failures queue. */
+export const onOrderStream = {
+  table: 'Orders',
+  StartingPosition: 'TRIM_HORIZON',
+  BatchSize: 10,
+  DestinationConfig: { OnFailure: { Destination: FAILURES_QUEUE } },
+} as const;
+
+/** Orders (stream, GSI, TTL) → onOrder (one retry, then the failures queue). */
+export const consoleConfig: EddyConfig = {
+  tables: [ordersTable],
   functions: {
     onOrder: {
       handler: './handled-in-process.mjs',
-      events: [
-        {
-          stream: {
-            table: 'Orders',
-            StartingPosition: 'TRIM_HORIZON',
-            BatchSize: 10,
-            MaximumRetryAttempts: 1,
-            DestinationConfig: { OnFailure: { Destination: FAILURES_QUEUE } },
-          },
-        },
-      ],
+      events: [{ stream: { ...onOrderStream, MaximumRetryAttempts: 1 } }],
     },
   },
 };

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EddyConfig } from '../../infra/config.js';
 import { startStack, type TestStack } from '../../infra/testing/index.js';
 import { type Chromium, HAS_CHROMIUM, openChromium, screenshot } from './chromium.js';
-import { FAILURES_QUEUE } from './fixture.js';
+import { onOrderStream, ordersTable } from './fixture.js';
 
 /**
  * The console's views in Chromium, each on the same fixed data and virtual clock (the test kit
@@ -22,41 +22,11 @@ const archiveDirectory = mkdtempSync(join(tmpdir(), 'eddy-console-archive-'));
 
 const config: EddyConfig = {
   archive: { tables: ['Orders'], sink: { type: 'files', directory: archiveDirectory } },
-  tables: [
-    {
-      TableName: 'Orders',
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'status', AttributeType: 'S' },
-      ],
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: 'byStatus',
-          KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ],
-      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
-    },
-  ],
+  tables: [ordersTable],
   functions: {
     onOrder: {
       handler: './handled-in-process.mjs',
-      events: [
-        {
-          stream: {
-            table: 'Orders',
-            StartingPosition: 'TRIM_HORIZON',
-            BatchSize: 10,
-            MaximumRetryAttempts: 0,
-            BisectBatchOnFunctionError: true,
-            DestinationConfig: { OnFailure: { Destination: FAILURES_QUEUE } },
-          },
-        },
-      ],
+      events: [{ stream: { ...onOrderStream, MaximumRetryAttempts: 0, BisectBatchOnFunctionError: true } }],
     },
   },
 };
