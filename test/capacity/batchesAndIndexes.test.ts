@@ -10,7 +10,13 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ThrottleMessages } from '../../core/throttling/throttle.js';
-import { type CapacityServer, itemOfSize, rejection, startCapacityServer } from './capacityServer.js';
+import {
+  type CapacityServer,
+  itemOfSize,
+  rejection,
+  startCapacityServer,
+  tableWithIndex,
+} from './capacityServer.js';
 
 /**
  * Batches, transactions and GSI back-pressure under enforced capacity (docs/capacity.md §5), with
@@ -140,23 +146,7 @@ describe('a GSI short of write capacity', () => {
   beforeEach(async () => {
     eddy = await startCapacityServer({ mode: 'enforce', burstSeconds: 0 });
     await eddy.once.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          { AttributeName: 'status', AttributeType: 'S' },
-        ],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        ProvisionedThroughput: { ReadCapacityUnits: 100, WriteCapacityUnits: 100 },
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'byStatus',
-            KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
-            Projection: { ProjectionType: 'ALL' },
-            ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
-          },
-        ],
-      }),
+      tableWithIndex(TABLE, [100, 100], { name: 'byStatus', attribute: 'status', capacity: [1, 1] }),
     );
   });
   afterEach(() => eddy.close());

@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { RetryErrorInfo } from '@smithy/types';
 import { VirtualClock } from '../../core/clock.js';
 import { Engine, type EngineOptions } from '../../core/engine.js';
@@ -74,4 +74,40 @@ export async function rejection(send: Promise<unknown>): Promise<Record<string, 
     return error as Record<string, unknown> & Error;
   }
   throw new Error('expected the call to be rejected');
+}
+
+/**
+ * CreateTable for a provisioned table keyed by `pk` with one GSI on a string attribute
+ * (projection ALL unless given): the shape the capacity tests throttle tables and indexes on.
+ */
+export function tableWithIndex(
+  tableName: string,
+  [read, write]: readonly [number, number],
+  index: {
+    name: string;
+    attribute: string;
+    capacity: readonly [number, number];
+    projection?: 'ALL' | 'KEYS_ONLY';
+  },
+): CreateTableCommand {
+  return new CreateTableCommand({
+    TableName: tableName,
+    AttributeDefinitions: [
+      { AttributeName: 'pk', AttributeType: 'S' },
+      { AttributeName: index.attribute, AttributeType: 'S' },
+    ],
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    ProvisionedThroughput: { ReadCapacityUnits: read, WriteCapacityUnits: write },
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: index.name,
+        KeySchema: [{ AttributeName: index.attribute, KeyType: 'HASH' }],
+        Projection: { ProjectionType: index.projection ?? 'ALL' },
+        ProvisionedThroughput: {
+          ReadCapacityUnits: index.capacity[0],
+          WriteCapacityUnits: index.capacity[1],
+        },
+      },
+    ],
+  });
 }

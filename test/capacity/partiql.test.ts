@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ThrottleMessages } from '../../core/throttling/throttle.js';
-import { type CapacityServer, rejection, startCapacityServer } from './capacityServer.js';
+import { type CapacityServer, rejection, startCapacityServer, tableWithIndex } from './capacityServer.js';
 
 /**
  * PartiQL statements under enforced capacity (docs/capacity.md §5, docs/partiql.md §4), charged as
@@ -36,23 +36,7 @@ describe('ExecuteStatement on a table of 1 RCU and 1 WCU', () => {
   beforeEach(async () => {
     eddy = await startCapacityServer({ mode: 'enforce', burstSeconds: 0 });
     await eddy.once.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          { AttributeName: 'status', AttributeType: 'S' },
-        ],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'ByStatus',
-            KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
-            Projection: { ProjectionType: 'ALL' },
-            ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
-          },
-        ],
-      }),
+      tableWithIndex(TABLE, [1, 1], { name: 'ByStatus', attribute: 'status', capacity: [1, 1] }),
     );
   });
   afterEach(() => eddy.close());
@@ -91,23 +75,7 @@ describe('ExecuteStatement on a table of 1 RCU and 1 WCU', () => {
   it('throttles a write whose GSI update cannot be absorbed, with the index reason', async () => {
     // A table of 5 WCU whose GSI has 1: the index runs out first.
     await eddy.once.send(
-      new CreateTableCommand({
-        TableName: 'Indexed',
-        AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          { AttributeName: 'status', AttributeType: 'S' },
-        ],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 5 },
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'ByStatus',
-            KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
-            Projection: { ProjectionType: 'ALL' },
-            ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
-          },
-        ],
-      }),
+      tableWithIndex('Indexed', [1, 5], { name: 'ByStatus', attribute: 'status', capacity: [1, 1] }),
     );
     eddy.engine.execute('PutItem', { TableName: 'Indexed', Item: { pk: { S: 'a' }, status: { S: 'new' } } });
 

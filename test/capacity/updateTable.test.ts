@@ -1,11 +1,12 @@
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  PutItemCommand,
-  UpdateTableCommand,
-} from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, PutItemCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CapacityServer, itemOfSize, rejection, startCapacityServer } from './capacityServer.js';
+import {
+  type CapacityServer,
+  itemOfSize,
+  rejection,
+  startCapacityServer,
+  tableWithIndex,
+} from './capacityServer.js';
 
 /**
  * UpdateTable capacity changes as DynamoDB applies them (docs/capacity.md §2.1, §2.3). Evidence:
@@ -25,22 +26,11 @@ const UPDATING_MS = 2000;
 
 async function create(eddy: CapacityServer, read: number, write: number) {
   await eddy.once.send(
-    new CreateTableCommand({
-      TableName: TABLE,
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'g', AttributeType: 'S' },
-      ],
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      ProvisionedThroughput: { ReadCapacityUnits: read, WriteCapacityUnits: write },
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: 'byG',
-          KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }],
-          Projection: { ProjectionType: 'KEYS_ONLY' },
-          ProvisionedThroughput: { ReadCapacityUnits: 10, WriteCapacityUnits: 10 },
-        },
-      ],
+    tableWithIndex(TABLE, [read, write], {
+      name: 'byG',
+      attribute: 'g',
+      capacity: [10, 10],
+      projection: 'KEYS_ONLY',
     }),
   );
   await eddy.clock.advance(UPDATING_MS);
