@@ -136,8 +136,10 @@ describe('Invoke over the reserved concurrency', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
+    // The in-process client's retries of the 429 move the virtual clock (virtualClockRetries): with
+    // Lambda's default 3 s timeout the held invocation could time out and free its slot meanwhile.
     stack = await startStack(
-      { functions: { slow: { handler: './unused.ts' } } },
+      { functions: { slow: { handler: './unused.ts', timeout: 900 } } },
       { handlers: { slow: async () => gate.then(() => 'done') } },
     );
     const { lambda } = stack;
