@@ -24,7 +24,8 @@ import { tempDir } from './helpers.js';
 /**
  * The crash test (issue #10): `eddy serve --durability always` in a child process, written to
  * by concurrent SDK clients (puts, updates, deletes, transactions), SIGKILLed at random moments
- * 22 times, restarted each time, and checked: every acknowledged write is there, an
+ * (after a random number of acknowledged writes, with more in flight) 22 times, restarted each
+ * time, and checked: every acknowledged write is there, an
  * unacknowledged one is all there or not at all (transactions included), replaying the stream
  * from TRIM_HORIZON gives the table, and stream records read before a crash (while writes were
  * going on) come back with the same sequence numbers, eventIDs and contents. Tiny snapshot
@@ -38,6 +39,7 @@ import { tempDir } from './helpers.js';
 const KILLS = 22;
 const WORKERS = 6;
 const KEYS_PER_WORKER = 8;
+const ACKS_PER_KILL = { min: 40, max: 200 };
 const TABLE = 'Crash';
 
 type Item = Record<string, AttributeValue>;
@@ -258,16 +260,23 @@ async function readNew(
       )
     ).ShardIterator;
     while (iterator !== undefined) {
-      const page = await client.streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
+      const page = await client.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: PAGE }));
       const got = page.Records ?? [];
-      if (got.length === 0) break;
-      records.push(...got);
-      after.set(shard.ShardId!, got.at(-1)!.dynamodb!.SequenceNumber!);
+      if (got.length > 0) {
+        records.push(...got);
+        after.set(shard.ShardId!, got.at(-1)!.dynamodb!.SequenceNumber!);
+      }
+      // A short page reached the shard's end as it was then. Reading on until a page comes back
+      // empty would chase the writers: under load a pass lasted until they paused, seconds.
+      if (got.length < PAGE) break;
       iterator = page.NextShardIterator;
     }
   }
   return records;
 }
+
+/** GetRecords' largest page (docs/streams-and-lambda.md §1.5.5). */
+const PAGE = 1000;
 
 const recordText = (record: StreamRecord) =>
   JSON.stringify([record.eventID, record.eventName, record.dynamodb?.Keys, record.dynamodb?.NewImage]);
@@ -291,8 +300,9 @@ describe('crash safety (eddy serve --durability always, SIGKILL)', () => {
         // Restarted: check everything against what was acknowledged before the kill.
         const table = await scan(client.db);
         const records = await readStream(client, streamArn);
+        const served = new Map(records.map((record) => [record.dynamodb!.SequenceNumber!, record]));
         for (const [sequence, before] of seen) {
-          const now = records.find((record) => record.dynamodb!.SequenceNumber === sequence);
+          const now = served.get(sequence);
           expect(now && recordText(now), `record ${sequence} after kill ${kill}`).toBe(before);
         }
         const replayed: Model = new Map();
@@ -312,6 +322,14 @@ describe('crash safety (eddy serve --durability always, SIGKILL)', () => {
       let killed = false;
       const inFlight: Operation[] = [];
       const expected = new Map(model);
+      // The kill comes after a random number of acknowledgements (and two reader passes), not
+      // after a span of wall time: the same work on a fast or a busy machine.
+      const target = ACKS_PER_KILL.min + Math.floor(Math.random() * (ACKS_PER_KILL.max - ACKS_PER_KILL.min));
+      let acknowledgedHere = 0;
+      let enoughAcks!: () => void;
+      const acked = new Promise<void>((resolve) => {
+        enoughAcks = resolve;
+      });
       const worker = async (index: number) => {
         while (!killed) {
           const operation = plan(expected, index);
@@ -319,6 +337,7 @@ describe('crash safety (eddy serve --durability always, SIGKILL)', () => {
             await operation.send(client.db);
             for (const [key, item] of operation.after) expected.set(key, item);
             acknowledged++;
+            if (++acknowledgedHere === target) enoughAcks();
           } catch (error) {
             if (!killed) throw error;
             inFlight.push(operation);
@@ -343,7 +362,8 @@ describe('crash safety (eddy serve --durability always, SIGKILL)', () => {
         }
       };
       const load = Promise.all([...Array.from({ length: WORKERS }, (_, i) => worker(i)), reader()]);
-      await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 450));
+      // `load` settles first only by failing (a worker's error before the kill).
+      await Promise.race([acked, load]);
       // On a busy machine one pass over every shard can outlast the window: kill only after the
       // reader finished one under load (at most 10 s more), or nothing read before a crash is
       // ever compared with what a restart serves.
@@ -398,6 +418,6 @@ describe('crash safety (eddy serve --durability always, SIGKILL)', () => {
     expect(seen.size).toBeGreaterThan(100);
     expect(restartsFromSnapshot).toBeGreaterThan(KILLS / 2);
     // A bound, not a speed: 23 starts of eddy and 22 load windows, each waiting for the reader;
-    // a pass takes seconds when the machine is busy (load 15: ~14 s a kill).
+    // on a busy machine a kill takes seconds (load 18: ~8 s a kill).
   }, 360_000);
 });
