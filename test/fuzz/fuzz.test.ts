@@ -39,8 +39,10 @@ describe('fuzzing eddy over HTTP', () => {
           outcome.internalErrors.length > 0;
         if (failed) throw new Error(JSON.stringify(outcome, null, 2));
       }),
-      // At most 15 s of the 30 s budget: the CI machine has two cores shared by every suite.
-      { numRuns: 2_000, interruptAfterTimeLimit: 15_000, seed: seedFromEnvironment() },
+      // A number of cases, not a span of time: the same coverage on a fast or a busy machine
+      // (a 15 s limit cut a run on a loaded machine short). 1,000 cases reach each of the 61
+      // operations (3-6 cases for the rarest, sampled over five seeds); `npm run fuzz` goes deeper.
+      { numRuns: 1_000, seed: seedFromEnvironment() },
     );
     const after = await target.run({ kind: 'mutated', template: 0, target: -1, mutations: [] });
     expect(after.crashed).toBe(false);
