@@ -30,19 +30,36 @@ export async function bundlePackage(root = ROOT) {
   const outDir = join(root, packageBundleOptions.outdir);
   mkdirSync(outDir, { recursive: true });
   mkdirSync(join(root, consoleBundleOptions.outdir), { recursive: true });
+  const packageFiles = new Set(result.outputFiles);
   for (const file of [...result.outputFiles, ...consoleResult.outputFiles]) {
+    // Not the console's (for the browser, minified: its strings keep their characters).
+    const contents =
+      packageFiles.has(file) && file.path.endsWith('.js') ? asciiOnly(file.contents) : file.contents;
     let current;
     try {
       current = readFileSync(file.path);
     } catch {
       current = undefined;
     }
-    if (current?.equals(file.contents)) continue;
+    if (current?.equals(contents)) continue;
     const temporary = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, file.contents);
+    writeFileSync(temporary, contents);
     renameSync(temporary, file.path);
   }
   writeFileSync(join(outDir, STAMP), `${new Date().toISOString()}\n`);
+}
+
+/**
+ * The JavaScript with every non-ASCII character left (only in comments: esbuild's
+ * `charset: 'ascii'` escapes strings, regular expressions and names) replaced by `?`, one per
+ * UTF-16 unit so the source map's columns stay right. V8 scans a source that is all one-byte
+ * characters as a one-byte string; one `§` or `→` in a comment makes the whole file two-byte
+ * (bundleOptions.mjs has the figures).
+ */
+function asciiOnly(contents) {
+  if (contents.every((byte) => byte < 0x80)) return contents;
+  const text = Buffer.from(contents).toString('utf8');
+  return Buffer.from(text.replace(/[^\x00-\x7f]/gu, (character) => '?'.repeat(character.length)));
 }
 
 async function buildPackage() {

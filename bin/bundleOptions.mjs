@@ -56,6 +56,11 @@ export const runtimeBundleOptions = {
   target: 'node20',
   packages: 'external',
   keepNames: false,
+  // Non-ASCII characters (─, →, ≤ in strings and comments) written as escapes: V8 keeps a source
+  // that is all one-byte characters as a one-byte string and scans it faster than a two-byte one;
+  // one `→` anywhere makes the whole file two-byte. `eddy serve` to listening: ~1,056 → ~1,024 M
+  // instructions (callgrind).
+  charset: 'ascii',
   plugins: [rxjsEsm],
 };
 

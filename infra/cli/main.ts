@@ -8,8 +8,8 @@ import { CommanderError } from 'commander';
 // the warning says nothing the user can act on; it stays on for the user's own processes.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { createProgram } from './program.js';
 import type { RunningEddy } from './serve.js';
+import { type CliIo, createServeProgram, servesOnly } from './serveProgram.js';
 
 /** SIGINT/SIGTERM: finish in-flight requests, then exit 0. A second signal stops at once. */
 function stopOnSignals(running: RunningEddy): void {
@@ -41,13 +41,18 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const program = createProgram({
+const io: CliIo = {
   print: (line) => process.stdout.write(`${line}\n`),
   printError: (line) => process.stderr.write(`${line}\n`),
   cwd: process.cwd(),
   onStarted: stopOnSignals,
   exit: (code) => process.exit(code),
-});
+};
+// `eddy serve` (and `eddy`, `eddy --port 0`, ...) loads serve's program alone; every other
+// command line the whole program, with every command's modules (serveProgram.ts says why).
+const program = servesOnly(process.argv.slice(2))
+  ? createServeProgram(io)
+  : (await import('./program.js')).createProgram(io);
 
 try {
   await program.parseAsync(process.argv);
