@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { consoleBundleOptions, packageBundleOptions } from './bundleOptions.mjs';
+import { cliBundleOptions, consoleBundleOptions, packageBundleOptions } from './bundleOptions.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -23,15 +23,16 @@ export const STAMP = '.bundled';
  */
 export async function bundlePackage(root = ROOT) {
   const { build } = await import('esbuild');
-  const [result, consoleResult] = await Promise.all([
+  const [result, cliResult, consoleResult] = await Promise.all([
     build({ ...packageBundleOptions, absWorkingDir: root, write: false }),
+    build({ ...cliBundleOptions, absWorkingDir: root, write: false }),
     build({ ...consoleBundleOptions, absWorkingDir: root, write: false }),
   ]);
   const outDir = join(root, packageBundleOptions.outdir);
   mkdirSync(outDir, { recursive: true });
   mkdirSync(join(root, consoleBundleOptions.outdir), { recursive: true });
-  const packageFiles = new Set(result.outputFiles);
-  for (const file of [...result.outputFiles, ...consoleResult.outputFiles]) {
+  const packageFiles = new Set([...result.outputFiles, ...cliResult.outputFiles]);
+  for (const file of [...packageFiles, ...consoleResult.outputFiles]) {
     // Not the console's (for the browser, minified: its strings keep their characters).
     const contents =
       packageFiles.has(file) && file.path.endsWith('.js') ? asciiOnly(file.contents) : file.contents;
