@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { pooledRandomBytes } from '../core/random/pooledRandomBytes.js';
 
 /**
  * Identifiers of streams, shards and records.
@@ -17,7 +18,7 @@ import { createHash, randomBytes } from 'node:crypto';
 
 /** A random salt of four 32-bit lanes. */
 export function newSalt(): Uint32Array {
-  return new Uint32Array(randomBytes(16).buffer.slice(0, 16));
+  return new Uint32Array(pooledRandomBytes(16).buffer);
 }
 
 /**
@@ -67,7 +68,7 @@ export function eventIdOf(salt: Uint32Array, ordinal: number): string {
 
 /** A new ShardId for a shard created at `createdAt` (epoch ms). */
 export function newShardId(createdAt: number): string {
-  return `shardId-${String(Math.max(0, Math.floor(createdAt))).padStart(20, '0')}-${randomBytes(4).toString('hex')}`;
+  return `shardId-${String(Math.max(0, Math.floor(createdAt))).padStart(20, '0')}-${pooledRandomBytes(4).toString('hex')}`;
 }
 
 /**

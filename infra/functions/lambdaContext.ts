@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { pooledRandomBytes } from '../../core/random/pooledRandomBytes.js';
 
 /**
  * The Lambda `Context` of one invocation (docs/streams-and-lambda.md §4.8: `Handler = (event, context,
@@ -22,7 +22,7 @@ export interface ContextInit {
 /** A log stream name as Lambda creates them per execution environment. */
 export function logStreamName(now: number): string {
   const day = new Date(now).toISOString().slice(0, 10).replaceAll('-', '/');
-  return `${day}/[$LATEST]${randomBytes(16).toString('hex')}`;
+  return `${day}/[$LATEST]${pooledRandomBytes(16).toString('hex')}`;
 }
 
 export function lambdaContext(init: ContextInit): Context {

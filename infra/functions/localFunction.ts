@@ -95,8 +95,15 @@ export class LocalFunction implements MappedFunction {
   private readonly memory: number;
   private handlerPromise: Promise<LambdaHandler> | undefined;
   private readonly pool: WorkerPool | undefined;
-  private readonly logStream = logStreamName(Date.now());
+  /** When this execution environment started: its log stream is named after that day. */
+  private readonly startedAt = Date.now();
+  private logStreamName: string | undefined;
   private running = 0;
+
+  /** Named at the first invocation (a stack's reset makes functions that may never run). */
+  private logStream(): string {
+    return (this.logStreamName ??= logStreamName(this.startedAt));
+  }
 
   constructor(
     readonly definition: FunctionDefinition,
@@ -287,7 +294,7 @@ export class LocalFunction implements MappedFunction {
       region: this.environment.region,
       memoryLimitInMB: this.memory,
       remainingTimeMs: () => startedAt + this.timeoutMs - clock.now(),
-      logStreamName: this.logStream,
+      logStreamName: this.logStream(),
     });
     return new Promise<WorkerOutcome>((resolve) => {
       // An in-process handler cannot be stopped: on timeout its result is ignored.
@@ -322,7 +329,7 @@ export class LocalFunction implements MappedFunction {
         region: this.environment.region,
         memoryLimitInMB: this.memory,
         timeoutMs: this.timeoutMs,
-        logStreamName: this.logStream,
+        logStreamName: this.logStream(),
       },
       write,
     );

@@ -5,7 +5,7 @@ import { Engine } from '../../core/engine.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
 import { MappingManager } from '../../streams/mapping/index.js';
 import { StreamsService } from '../../streams/streamsApi/streamsService.js';
-import { attachBuckets, BackupStore } from '../backups/index.js';
+import { attachBuckets } from '../backups/index.js';
 import { bindingsOf, type FunctionBinding } from '../bindings.js';
 import { capacityOptions, injectConfiguredFaults } from '../capacity/capacityConfig.js';
 import { capacityMetricsService } from '../capacity/metricsService.js';
@@ -157,11 +157,16 @@ export class LocalStack {
             kinesisOptions,
             (level, line) => logger[level](line),
           );
-    // Backups and PITR histories load first: the log's replay adds to the histories.
+    // Backups and PITR histories load first: the log's replay adds to the histories. (In memory,
+    // without a data directory, there is no store: its code loads only with one.)
     const backupStore =
       options.dataDir === undefined
         ? undefined
-        : BackupStore.open(engine, join(resolve(options.dataDir.path), 'backups'), logger);
+        : (await import('../backups/backupStore.js')).BackupStore.open(
+            engine,
+            join(resolve(options.dataDir.path), 'backups'),
+            logger,
+          );
     const persistence =
       options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
     kinesis?.resume();

@@ -11,7 +11,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
-import { BackupStore } from '../../infra/backups/index.js';
+import { BackupStore } from '../../infra/backups/backupStore.js';
 import { createHostLogger } from '../../infra/host/logger.js';
 import { Persistence } from '../../infra/persistence/persistence.js';
 import { ReplayableClock } from '../../infra/persistence/replayableClock.js';
