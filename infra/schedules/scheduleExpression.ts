@@ -1,4 +1,12 @@
-import { Cron } from 'croner';
+import { createRequire } from 'node:module';
+import type { Cron } from 'croner';
+
+// croner (~33 KB) loads at the first cron or at expression, with `require` (its CommonJS build):
+// parsing is synchronous, and most stacks have rate schedules or none (the TTL expirer's is a
+// rate), so `eddy serve` does not evaluate it at every start.
+const require = createRequire(import.meta.url);
+let cronClass: typeof Cron | undefined;
+const croner = () => (cronClass ??= (require('croner') as typeof import('croner')).Cron);
 
 /**
  * EventBridge schedule expressions (docs/templates.md §3.6): `rate(5 minutes)`, `cron(...)` and
@@ -89,7 +97,7 @@ function cronTiming(fields: string, timezone: string, text: string): ScheduleTim
   let cron: Cron;
   try {
     // croner's seven fields start with seconds; EventBridge runs on the minute.
-    cron = new Cron(`0 ${parts.join(' ')}`, {
+    cron = new (croner())(`0 ${parts.join(' ')}`, {
       timezone,
       paused: true,
       mode: '7-part',
@@ -128,7 +136,7 @@ function atTiming(match: RegExpExecArray, timezone: string, text: string): Sched
     throw new ScheduleExpressionError(`${text}: not a date and time`);
   const wall = text.slice(3, -1);
   // croner's one-off form: the ISO local time read in the zone.
-  const once = new Cron(wall, { timezone, paused: true });
+  const once = new (croner())(wall, { timezone, paused: true });
   const at = once.getOnce()?.getTime();
   if (at === undefined) throw new ScheduleExpressionError(`${text}: not a date and time`);
   return { kind: 'at', next: (afterMs) => (at > afterMs ? at : undefined) };
