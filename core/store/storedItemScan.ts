@@ -1,7 +1,20 @@
 import { type AttributeMap, newFastAttributeMap, setAttribute } from '../model/attributeValue.js';
-import { checkBase64 } from '../model/binary.js';
 import { MAX_ITEM_SIZE } from '../model/itemSize.js';
 import { MAX_NESTING_LEVEL } from '../model/parseAttributeValue.js';
+import {
+  compareBytes,
+  compareStrings,
+  FALSE,
+  hexDigit,
+  isIndexLike,
+  isWord,
+  NINE,
+  type SliceableBuffer,
+  scanBinary,
+  scanNumber,
+  TRUE,
+  ZERO,
+} from './storedScalarScan.js';
 
 /**
  * Recognises an item already in eddy's stored form (`itemCodec.ts`: canonical DynamoDB JSON, as
@@ -38,10 +51,6 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
-const ZERO = 0x30;
-const NINE = 0x39;
-const MINUS = 0x2d;
-const DOT = 0x2e;
 
 /** Not recognised: the general path decides. */
 const FAIL = -1;
@@ -61,7 +70,7 @@ enum Tag {
 }
 
 export class StoredItemScanner {
-  private bytes: Buffer = Buffer.alloc(0);
+  private bytes: SliceableBuffer = Buffer.alloc(0) as SliceableBuffer;
   /** The decoded UTF-8 length of the last string scanned. */
   private stringBytes = 0;
   /** Whether the last string scanned holds an escape or a non-ASCII byte (needs decoding). */
@@ -69,7 +78,7 @@ export class StoredItemScanner {
   /** Whether every byte of the item so far is ASCII. */
   private ascii = true;
   /** The size of the last value scanned. */
-  private valueSize = 0;
+  valueSize = 0;
   /** The type tag of the last value scanned, and the span of its text for S, N and B. */
   private valueTag: Tag = Tag.S;
   private valueStart = 0;
@@ -85,7 +94,8 @@ export class StoredItemScanner {
   }
 
   /** Scans the item whose `{` is at `start`; the text must not go beyond `limit`. */
-  scan(bytes: Buffer, start: number, limit: number): ScannedItem | undefined {
+  scan(buffer: Buffer, start: number, limit: number): ScannedItem | undefined {
+    const bytes = buffer as SliceableBuffer;
     this.bytes = bytes;
     this.ascii = true;
     const keys = newFastAttributeMap();
@@ -121,7 +131,7 @@ export class StoredItemScanner {
     }
     if (size > MAX_ITEM_SIZE) return undefined;
     const end = p + 1;
-    const json = bytes.toString(this.ascii ? 'latin1' : 'utf8', start, end);
+    const json = this.ascii ? bytes.latin1Slice(start, end) : bytes.utf8Slice(start, end);
     return { json, size, keys, end };
   }
 
@@ -145,8 +155,8 @@ export class StoredItemScanner {
 
   /** The string whose content spans [start, end). */
   private text(start: number, end: number, plain: boolean): string {
-    if (plain) return this.bytes.toString('latin1', start, end);
-    return JSON.parse(this.bytes.toString('utf8', start - 1, end + 1)) as string;
+    if (plain) return this.bytes.latin1Slice(start, end);
+    return JSON.parse(this.bytes.utf8Slice(start - 1, end + 1)) as string;
   }
 
   /**
@@ -267,7 +277,7 @@ export class StoredItemScanner {
         break;
       }
       case Tag.N: {
-        const end = this.number(p, limit);
+        const end = scanNumber(bytes, p, limit, this);
         if (end === FAIL) return FAIL;
         this.valueStart = p + 1;
         this.valueEnd = end - 1;
@@ -277,7 +287,7 @@ export class StoredItemScanner {
         break;
       }
       case Tag.B: {
-        const end = this.binary(p, limit);
+        const end = scanBinary(bytes, p, limit, this);
         if (end === FAIL) return FAIL;
         this.valueStart = p + 1;
         this.valueEnd = end - 1;
@@ -357,82 +367,6 @@ export class StoredItemScanner {
     return p + 1;
   }
 
-  /**
-   * A number at `p` (its opening quote) in the normalised form `normaliseNumber` answers
-   * (`formatPlain`: no exponent, no leading zero but the one before a point, no trailing zero
-   * after one, no `-0`), within 38 significant digits and the exponent range. Sets `valueSize` by
-   * `numberSize`'s rule.
-   */
-  private number(p: number, limit: number): number {
-    const bytes = this.bytes;
-    if (bytes[p] !== QUOTE) return FAIL;
-    let i = p + 1;
-    const negative = bytes[i] === MINUS;
-    if (negative) i++;
-    let digits: number;
-    let pointPosition: number;
-    const first = bytes[i]!;
-    if (first === ZERO) {
-      i++;
-      if (bytes[i] === QUOTE) {
-        if (negative) return FAIL;
-        this.valueSize = 1;
-        return i + 1;
-      }
-      // 0.000ddd: a fraction with its leading zeros.
-      if (bytes[i] !== DOT) return FAIL;
-      i++;
-      let zeros = 0;
-      while (bytes[i] === ZERO) {
-        zeros++;
-        i++;
-      }
-      const start = i;
-      while (isDigit(bytes[i]!)) i++;
-      if (i === start || bytes[i - 1] === ZERO) return FAIL;
-      digits = i - start;
-      pointPosition = -zeros;
-    } else if (first > ZERO && first <= NINE) {
-      const start = i;
-      while (isDigit(bytes[i]!)) i++;
-      const integerDigits = i - start;
-      pointPosition = integerDigits;
-      if (bytes[i] === DOT) {
-        i++;
-        const fraction = i;
-        while (isDigit(bytes[i]!)) i++;
-        if (i === fraction || bytes[i - 1] === ZERO) return FAIL;
-        digits = integerDigits + (i - fraction);
-      } else {
-        let last = i - 1;
-        while (bytes[last] === ZERO) last--;
-        digits = last - start + 1;
-      }
-    } else return FAIL;
-    if (bytes[i] !== QUOTE || i >= limit) return FAIL;
-    const exponent = pointPosition - 1;
-    if (digits > 38 || exponent > 125 || exponent < -130) return FAIL;
-    let size = 1 + Math.ceil(digits / 2);
-    if (digits % 2 === 0 && exponent % 2 === 0) size += 1;
-    if (negative) size += 1;
-    this.valueSize = size;
-    return i + 1;
-  }
-
-  /** Canonical base64 at `p` (its opening quote), checked as the general path does. */
-  private binary(p: number, limit: number): number {
-    const bytes = this.bytes;
-    if (bytes[p] !== QUOTE) return FAIL;
-    let i = p + 1;
-    while (i < limit && bytes[i] !== QUOTE && bytes[i] !== BACKSLASH) i++;
-    if (bytes[i] !== QUOTE || i >= limit) return FAIL;
-    const text = bytes.toString('latin1', p + 1, i);
-    const checked = checkBase64(text);
-    if (!checked.ok || checked.value !== text) return FAIL;
-    this.valueSize = checked.byteLength;
-    return i + 1;
-  }
-
   /** A set at `p` (its `[`): not empty, members sorted without duplicates. Sets `valueSize`. */
   private set(p: number, limit: number, tag: Tag): number {
     const bytes = this.bytes;
@@ -452,7 +386,7 @@ export class StoredItemScanner {
         size += this.stringBytes;
         plain = this.stringPlain;
       } else {
-        end = tag === Tag.NS ? this.number(p, limit) : this.binary(p, limit);
+        end = tag === Tag.NS ? scanNumber(bytes, p, limit, this) : scanBinary(bytes, p, limit, this);
         if (end === FAIL) return FAIL;
         size += this.valueSize;
       }
@@ -477,51 +411,4 @@ export class StoredItemScanner {
     this.valueSize = size;
     return p + 1;
   }
-}
-
-const TRUE = [0x74, 0x72, 0x75, 0x65];
-const FALSE = [0x66, 0x61, 0x6c, 0x73, 0x65];
-
-function isWord(bytes: Uint8Array, p: number, word: readonly number[]): boolean {
-  for (let i = 0; i < word.length; i++) if (bytes[p + i] !== word[i]) return false;
-  return true;
-}
-
-function isDigit(c: number): boolean {
-  return c >= ZERO && c <= NINE;
-}
-
-function hexDigit(c: number): number {
-  if (c >= ZERO && c <= NINE) return c - ZERO;
-  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
-  return -1;
-}
-
-/**
- * Whether a name enumerates as an array index (`0` or no leading zero, below 2^32 − 1): the stored
- * form puts those first (`itemCodec.ts`), which this pass leaves to the general path.
- */
-function isIndexLike(bytes: Uint8Array, start: number, end: number): boolean {
-  if (end - start > 10 || (bytes[start] === ZERO && end - start > 1)) return false;
-  let value = 0;
-  for (let i = start; i < end; i++) {
-    const c = bytes[i]!;
-    if (!isDigit(c)) return false;
-    value = value * 10 + (c - ZERO);
-  }
-  return value < 4294967295;
-}
-
-/** Byte order of two ASCII spans: UTF-16 order of the strings they are. */
-function compareBytes(bytes: Uint8Array, aStart: number, aEnd: number, bStart: number, bEnd: number): number {
-  const length = Math.min(aEnd - aStart, bEnd - bStart);
-  for (let i = 0; i < length; i++) {
-    const difference = bytes[aStart + i]! - bytes[bStart + i]!;
-    if (difference !== 0) return difference;
-  }
-  return aEnd - aStart - (bEnd - bStart);
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
