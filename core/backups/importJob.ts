@@ -16,11 +16,12 @@ import { DataTransferFailure, type ImportLine, type ImportRequest } from './port
  * Runs an import (docs/backups.md §4): reads the source through the import port, checks each
  * item as a PutItem would (attribute values, key attributes and types, index keys, size), and
  * commits it into the new table; an item recognised in eddy's stored form comes checked already
- * (§4.2). An item that fails its checks is counted (`ErrorCount`) and logged, and the import goes
- * on; the reader has already given up on an object at its first line that is no item (§4.3). An
- * import with errors ends FAILED (ItemValidationError) with its good items kept, and a missing
- * bucket fails it and removes the table: both measured against AWS in scylladb/scylladb
- * test/alternator/test_import.py (test_invalid_items, test_missing_bucket_fails_the_import).
+ * (docs/backups.md §4.2). An item that fails its checks is counted (`ErrorCount`) and logged,
+ * and the import goes on; the reader has already given up on an object at its first line that
+ * is no item (docs/backups.md §4.3). An import with errors ends FAILED (ItemValidationError)
+ * with its good items kept, and a missing bucket fails it and removes the table: both measured
+ * against AWS in scylladb/scylladb test/alternator/test_import.py (test_invalid_items,
+ * test_missing_bucket_fails_the_import).
  */
 export async function runImport(
   engine: Engine,
