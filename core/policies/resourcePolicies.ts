@@ -146,3 +146,9 @@ export function deletePolicy(table: Table, arn: string, expectedRevisionId?: str
   policies.delete(table);
   return current.revisionId;
 }
+
+/** Puts back a policy read from a data directory (docs/persistence.md): as it was, revision included. */
+export function restorePolicy(table: Table, policy: ResourcePolicy | undefined): void {
+  if (policy === undefined) policies.delete(table);
+  else policies.set(table, { policy: policy.policy, revisionId: policy.revisionId });
+}

@@ -9,6 +9,7 @@ import { FrameReader } from './frameReader.js';
 import { bytesAfter, cutLog, damagedFolder, highestLsnAfter, type LogEnd, sizeOf } from './logDamage.js';
 import { rebuildIndexes, replayRecord } from './replay.js';
 import type { ReplayableClock } from './replayableClock.js';
+import { restoreAllInsights } from './insightsCodec.js';
 import { linkReplicas } from './replicaCodec.js';
 import { loadSnapshot } from './snapshotReader.js';
 import { readWalRecord, type WalRecord, walProbe } from './walRecords.js';
@@ -149,6 +150,7 @@ export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): 
       : undefined;
   rebuildIndexes(engine);
   linkReplicas(engine);
+  restoreAllInsights(engine);
   const last = segments.at(-1);
   const tail =
     last === undefined

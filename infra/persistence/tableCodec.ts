@@ -21,6 +21,9 @@ import {
   type WarmThroughputState,
 } from '../../core/store/table.js';
 import { ExpiryIndex } from '../../core/ttl/expiryIndex.js';
+import { savedInsights, type SavedInsights } from '../../core/insights/contributorInsights.js';
+import { policyOf, type ResourcePolicy, restorePolicy } from '../../core/policies/resourcePolicies.js';
+import { rememberInsights } from './insightsCodec.js';
 import { type ReplicaDefinition, rememberReplicas, replicaDefinitions } from './replicaCodec.js';
 
 /**
@@ -52,6 +55,10 @@ export interface TableDefinition {
   readonly kinesisDestinations?: KinesisDestination[];
   /** The members of its global table (`replicaCodec.ts`), when it is a replica of one. */
   readonly replicas?: ReplicaDefinition[];
+  /** Its resource-based policy, if any (absent in logs written before eddy kept it). */
+  readonly resourcePolicy?: ResourcePolicy;
+  /** Its Contributor Insights settings, table and GSIs (absent: none, or an older log). */
+  readonly contributorInsights?: SavedInsights[];
 }
 
 export interface IndexDefinition {
@@ -140,6 +147,8 @@ export function tableDefinition(table: Table): TableDefinition {
     warmThroughput: table.warmThroughput,
     kinesisDestinations: table.kinesisDestinations,
     replicas: replicaDefinitions(table),
+    resourcePolicy: policyOf(table),
+    contributorInsights: savedInsights(table),
   });
 }
 
@@ -205,6 +214,8 @@ export function applyTableDefinition(region: Region, source: TableDefinition, wi
   table.kinesisDestinations = definition.kinesisDestinations ?? [];
   // Linked once recovery is over (`linkReplicas`): replayed commits are not replicated again.
   rememberReplicas(table, definition.replicas);
+  restorePolicy(table, definition.resourcePolicy);
+  rememberInsights(table, definition.contributorInsights);
   return table;
 }
 
