@@ -18,6 +18,7 @@ import { logLogFailure, logRecovery, type PersistenceLogger } from './persistenc
 import { type RecoveryReport, recover } from './recovery.js';
 import { ReplayableClock } from './replayableClock.js';
 import { SnapshotJob, type SnapshotResult } from './snapshotWriter.js';
+import { redeliverAfterRecovery } from './replicationRecovery.js';
 import { tableDefinition } from './tableCodec.js';
 import {
   type TokenEntry,
@@ -232,6 +233,10 @@ export class Persistence {
     this.detach.push(this.engine.onCommit((event) => this.onCommit(event)));
     this.detach.push(this.engine.onTableChange((change) => this.onTableChange(change)));
     completeTransitions(this.engine);
+    // Replicated writes a kill cut short go out again, now that commits are logged.
+    const redelivered = redeliverAfterRecovery(this.engine);
+    if (redelivered > 0)
+      this.logger.info({ deliveries: redelivered }, 'global tables: replicated writes sent again after a restart');
     const interval = parseDuration(this.options.snapshotInterval ?? '1h');
     this.timer = setInterval(() => void this.snapshotQuietly(), interval);
     this.timer.unref();
@@ -301,6 +306,11 @@ export class Persistence {
       if (this.timer !== undefined) clearInterval(this.timer);
       try {
         await this.snapshotting?.catch(() => undefined);
+        // A clean stop delivers what waits for the replication lag, so the log holds it.
+        if (this.wal.failed === undefined) {
+          this.engine.replication.flush();
+          this.seal();
+        }
         if (this.options.snapshotOnClose !== false && this.wal.failed === undefined) await this.snapshot();
         this.seal();
         for (const detach of this.detach) detach();
