@@ -52,6 +52,8 @@ export interface PersistenceOptions {
    */
   readonly acceptDataLoss?: boolean;
   readonly logger?: PersistenceLogger;
+  /** Runs after the snapshot is loaded and before the log is replayed (`RecoveryOptions`). */
+  readonly beforeReplay?: () => void;
 }
 
 /** Why the data directory cannot keep changes any more, for the health check. */
@@ -211,7 +213,10 @@ export class Persistence {
         changeLog: this.changeLog,
         checkpoints: this.checkpointMap,
       },
-      { acceptDataLoss: this.options.acceptDataLoss === true },
+      {
+        acceptDataLoss: this.options.acceptDataLoss === true,
+        ...(this.options.beforeReplay === undefined ? {} : { beforeReplay: this.options.beforeReplay }),
+      },
     );
     logRecovery(this.logger, this.recovered);
     const { lastLsn, tail, snapshotLsn } = this.recovered;
@@ -409,7 +414,18 @@ export class Persistence {
     }
   }
 
+  /**
+   * Holds snapshots back while `held()` says so: changes a Kinesis destination has not written
+   * yet must stay in the log the next start replays (docs/kinesis-destinations.md §3.3).
+   */
+  holdSnapshotsWhile(held: () => boolean): void {
+    this.snapshotsHeld = held;
+  }
+
+  private snapshotsHeld: (() => boolean) | undefined;
+
   private async takeSnapshot(): Promise<SnapshotResult | undefined> {
+    if (this.snapshotsHeld?.() === true) return undefined;
     this.seal();
     const lsn = this.wal.appendedLsn;
     if (lsn === this.lastSnapshotLsn) return undefined;

@@ -79,6 +79,11 @@ export interface RecoveryOptions {
   readonly acceptDataLoss?: boolean;
   /** Change nothing on disk (`eddy data check`): report what a start would do. */
   readonly readOnly?: boolean;
+  /**
+   * Runs once the snapshot is loaded, before the log is replayed: what must see the replayed
+   * commits (a Kinesis destination's writer, docs/kinesis-destinations.md §3.3) registers here.
+   */
+  readonly beforeReplay?: () => void;
 }
 
 interface RecoveryTarget {
@@ -123,6 +128,7 @@ export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): 
     snapshotItems = loaded.items;
     snapshotRecords = loaded.records;
   }
+  options.beforeReplay?.();
   const segments = relevantSegments(directory, snapshotLsn);
   const read = replayLog(target, segments, snapshotLsn);
   const { lastLsn } = read;
