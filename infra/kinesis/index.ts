@@ -124,6 +124,7 @@ export function attachKinesis(
         publisher = created;
       }
       if (publisher === undefined) continue;
+      publisher.follows(destination);
       if (status === 'ENABLE_FAILED') publisher.close();
       else if (status === 'DISABLING' || status === 'DISABLED') publisher.stopAfterCurrent();
       else publisher.wake();

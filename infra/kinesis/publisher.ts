@@ -61,7 +61,7 @@ export class DestinationPublisher {
 
   constructor(
     feed: InternalFeed,
-    private readonly destination: KinesisDestination,
+    private destination: KinesisDestination,
     private readonly streamName: string,
     private readonly wiring: PublisherWiring,
     private readonly onClosed: () => void,
@@ -89,6 +89,14 @@ export class DestinationPublisher {
     if (this.held && writtenThrough !== undefined) this.writtenBefore = writtenThrough;
     this.held = false;
     this.wake();
+  }
+
+  /**
+   * Follows the destination's entry as the table now holds it: a data directory's replay puts
+   * a new entry in place at every table record it replays.
+   */
+  follows(destination: KinesisDestination): void {
+    this.destination = destination;
   }
 
   /** Whether changes wait to be written (or are in flight). */
