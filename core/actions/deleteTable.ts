@@ -1,6 +1,6 @@
-import { GlobalTableBusyMessages } from '../replication/settingsPropagation.js';
 import { ResourceInUseException, ResourceNotFoundException, ValidationException } from '../errors/index.js';
 import { defineOperation } from '../operation.js';
+import { GlobalTableBusyMessages } from '../replication/settingsPropagation.js';
 import { DELETION_PROTECTED, type DeleteTableInput, deleteTableShape } from '../validations/deleteTable.js';
 import { ReplicaMessages } from '../validations/replicaUpdates.js';
 import { TableMessages } from '../validations/tableSchema.js';

@@ -4,7 +4,11 @@ import { groupPartOf, otherMembers, propagate } from '../replication/settingsPro
 import type { Region } from '../store/region.js';
 import type { Table } from '../store/table.js';
 import type { UpdateTableInput } from '../validations/updateTable.js';
-import { applyGlobalIndexUpdates, type GlobalIndexPlan, planGlobalIndexUpdates } from './globalIndexUpdates.js';
+import {
+  applyGlobalIndexUpdates,
+  type GlobalIndexPlan,
+  planGlobalIndexUpdates,
+} from './globalIndexUpdates.js';
 import { afterTransientDelay, markTableActive } from './tableLifecycle.js';
 import { onDemandOf, warmOf } from './tableSettings.js';
 
@@ -28,7 +32,8 @@ export function planReplicaSettings(
   if (part === undefined || members.length === 0) return undefined;
   // Every member is checked now, before the named table changes: a refused call changes nothing.
   const plans = new Map<ReplicaMember, GlobalIndexPlan>();
-  for (const member of members) plans.set(member, planGlobalIndexUpdates(member.table, part, true, undefined));
+  for (const member of members)
+    plans.set(member, planGlobalIndexUpdates(member.table, part, true, undefined));
   return () =>
     propagate(
       engine,
@@ -38,7 +43,12 @@ export function planReplicaSettings(
     );
 }
 
-function applyGroupPart(engine: Engine, member: ReplicaMember, part: UpdateTableInput, plan: GlobalIndexPlan): void {
+function applyGroupPart(
+  engine: Engine,
+  member: ReplicaMember,
+  part: UpdateTableInput,
+  plan: GlobalIndexPlan,
+): void {
   const replica = member.table;
   const now = () => engine.clock.now();
   const completions: (() => void)[] = [];

@@ -36,7 +36,8 @@ export const PolicyMessages = {
   // recorded 2026-10-09.
   invalidJson: `${INVALID_DOCUMENT}This policy contains invalid Json`,
   notAPolicy: `${INVALID_DOCUMENT}This text appears not to be a policy`,
-  syntaxError: (row: number, column: number) => `${INVALID_DOCUMENT}Syntax error at position (${row},${column})`,
+  syntaxError: (row: number, column: number) =>
+    `${INVALID_DOCUMENT}Syntax error at position (${row},${column})`,
   statementEmpty: `${INVALID_DOCUMENT}Could not parse the policy: Statement is empty!`,
   missingField: (field: string) => `${INVALID_DOCUMENT}Missing required field ${field}`,
   duplicateSids: `${INVALID_DOCUMENT}The Statement Ids in the policy are not unique`,
@@ -59,7 +60,8 @@ export function policyOf(table: Table): ResourcePolicy | undefined {
  * condition keys are not checked: eddy never evaluates them.
  */
 export function checkPolicyDocument(policy: string): void {
-  if (Buffer.byteLength(policy, 'utf8') > MAX_POLICY_BYTES) throw new ValidationException(PolicyMessages.tooLarge);
+  if (Buffer.byteLength(policy, 'utf8') > MAX_POLICY_BYTES)
+    throw new ValidationException(PolicyMessages.tooLarge);
   let document: unknown;
   try {
     document = JSON.parse(policy);
@@ -68,7 +70,8 @@ export function checkPolicyDocument(policy: string): void {
   }
   // '' and '[]' are "invalid Json", 'null' "not a policy" (DDB-TABLE-457).
   if (Array.isArray(document)) throw new ValidationException(PolicyMessages.invalidJson);
-  if (typeof document !== 'object' || document === null) throw new ValidationException(PolicyMessages.notAPolicy);
+  if (typeof document !== 'object' || document === null)
+    throw new ValidationException(PolicyMessages.notAPolicy);
   const statement = (document as Record<string, unknown>).Statement;
   // '{}' is a syntax error at the end of the text, "(1,3)": the parser wanted a Statement there.
   if (!Object.hasOwn(document, 'Statement')) throw new ValidationException(endOfText(policy));
@@ -79,7 +82,8 @@ export function checkPolicyDocument(policy: string): void {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
       throw new ValidationException(PolicyMessages.notAPolicy);
     const fields = entry as Record<string, unknown>;
-    if (!Object.hasOwn(fields, 'Effect')) throw new ValidationException(PolicyMessages.missingField('Effect'));
+    if (!Object.hasOwn(fields, 'Effect'))
+      throw new ValidationException(PolicyMessages.missingField('Effect'));
     if (!Object.hasOwn(fields, 'Resource') && !Object.hasOwn(fields, 'NotResource'))
       throw new ValidationException(PolicyMessages.missingField('Resource'));
     if (typeof fields.Sid === 'string') {

@@ -39,7 +39,9 @@ export function checkNoReplicaBeingAdded(table: Table): void {
   if (group === undefined) return;
   const creating = creatingMember(group);
   if (creating !== undefined)
-    throw new ValidationException(GlobalTableBusyMessages.replicaBeingAdded(table.name, creating.region.name));
+    throw new ValidationException(
+      GlobalTableBusyMessages.replicaBeingAdded(table.name, creating.region.name),
+    );
 }
 
 /**

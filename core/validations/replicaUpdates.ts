@@ -179,7 +179,8 @@ export function planReplicaUpdates(updates: ReplicationGroupUpdateInput[]): Repl
     if (actions.length === 0) throw new ValidationException(ReplicaMessages.noActions);
     if (actions.length > 1) throw new ValidationException(ReplicaMessages.mixedActions);
     const target = actions[0]!.RegionName;
-    if (!SERVED_REGIONS.has(target)) throw new ValidationException(ReplicaMessages.regionNotSupported(target));
+    if (!SERVED_REGIONS.has(target))
+      throw new ValidationException(ReplicaMessages.regionNotSupported(target));
     if (element.Create !== undefined) {
       const text = JSON.stringify(element.Create);
       if (!creates.some((create) => JSON.stringify(create) === text)) creates.push(element.Create);

@@ -162,7 +162,9 @@ export class DestinationPublisher {
    * The next PutRecords batch from the reader's position: up to 500 records and 5 MiB, ending
    * before a second change of an item already in it (what is not taken is read again next time).
    */
-  private nextBatch(): { records: OutgoingRecord[]; lastOrdinal: number; lastAt: number | undefined } | undefined {
+  private nextBatch():
+    | { records: OutgoingRecord[]; lastOrdinal: number; lastAt: number | undefined }
+    | undefined {
     const limit = Math.min(PUT_RECORDS_LIMITS.records, this.remaining());
     if (limit === 0) return undefined;
     const changes = this.reader.read(limit);

@@ -17,8 +17,8 @@ import { completeTransitions } from './lifecycle.js';
 import { logLogFailure, logRecovery, type PersistenceLogger } from './persistenceLog.js';
 import { type RecoveryReport, recover } from './recovery.js';
 import { ReplayableClock } from './replayableClock.js';
-import { SnapshotJob, type SnapshotResult } from './snapshotWriter.js';
 import { redeliverAfterRecovery } from './replicationRecovery.js';
+import { SnapshotJob, type SnapshotResult } from './snapshotWriter.js';
 import { tableDefinition } from './tableCodec.js';
 import {
   type TokenEntry,
@@ -241,7 +241,10 @@ export class Persistence {
     // Replicated writes a kill cut short go out again, now that commits are logged.
     const redelivered = redeliverAfterRecovery(this.engine);
     if (redelivered > 0)
-      this.logger.info({ deliveries: redelivered }, 'global tables: replicated writes sent again after a restart');
+      this.logger.info(
+        { deliveries: redelivered },
+        'global tables: replicated writes sent again after a restart',
+      );
     const interval = parseDuration(this.options.snapshotInterval ?? '1h');
     this.timer = setInterval(() => void this.snapshotQuietly(), interval);
     this.timer.unref();

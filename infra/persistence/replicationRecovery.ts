@@ -34,7 +34,8 @@ export function noteReplayedWrite(table: Table, key: ExtractedKey, lsn: number):
 export function redeliverAfterRecovery(engine: Engine): number {
   const groups = new Set<ReplicaGroup>();
   for (const region of engine.allRegions())
-    for (const table of region.tables.values()) if (table.replication !== undefined) groups.add(table.replication);
+    for (const table of region.tables.values())
+      if (table.replication !== undefined) groups.add(table.replication);
   let queued = 0;
   for (const group of groups) {
     const members = [...group.members.values()];
@@ -60,6 +61,7 @@ export function redeliverAfterRecovery(engine: Engine): number {
       }
     }
   }
-  for (const member of [...groups].flatMap((group) => [...group.members.values()])) written.delete(member.table);
+  for (const member of [...groups].flatMap((group) => [...group.members.values()]))
+    written.delete(member.table);
   return queued;
 }

@@ -1,5 +1,7 @@
+import { type SavedInsights, savedInsights } from '../../core/insights/contributorInsights.js';
 import type { KinesisDestination } from '../../core/kinesis/destinations.js';
 import { partitionScanKey } from '../../core/model/keyCodec.js';
+import { policyOf, type ResourcePolicy, restorePolicy } from '../../core/policies/resourcePolicies.js';
 import type { IndexEntry } from '../../core/store/indexEntry.js';
 import { ItemStore } from '../../core/store/itemStore.js';
 import type { Region } from '../../core/store/region.js';
@@ -21,8 +23,6 @@ import {
   type WarmThroughputState,
 } from '../../core/store/table.js';
 import { ExpiryIndex } from '../../core/ttl/expiryIndex.js';
-import { savedInsights, type SavedInsights } from '../../core/insights/contributorInsights.js';
-import { policyOf, type ResourcePolicy, restorePolicy } from '../../core/policies/resourcePolicies.js';
 import { rememberInsights } from './insightsCodec.js';
 import { type ReplicaDefinition, rememberReplicas, replicaDefinitions } from './replicaCodec.js';
 

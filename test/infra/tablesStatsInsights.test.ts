@@ -38,7 +38,11 @@ describe('eddy tables stats', () => {
       await stack.client.send(new PutItemCommand({ TableName: 'Orders', Item: { id: { S: id } } }));
     await stack.client.send(new GetItemCommand({ TableName: 'Orders', Key: { id: { S: 'hot' } } }));
 
-    const run = await runCommand(addTablesCommand, ['tables', 'stats', '--endpoint', stack.endpoint!], tmpdir());
+    const run = await runCommand(
+      addTablesCommand,
+      ['tables', 'stats', '--endpoint', stack.endpoint!],
+      tmpdir(),
+    );
     expect(run.code).toBe(0);
     const header = run.out.findIndex((line) => /^TABLE\s+INDEX\s+STATUS\s+MOST ACCESSED/.test(line));
     expect(header).toBeGreaterThan(0);

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  CreateTableCommand,
   DescribeKinesisStreamingDestinationCommand,
   DynamoDBClient,
   EnableKinesisStreamingDestinationCommand,
-  CreateTableCommand,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -43,7 +43,9 @@ const TABLE = {
 };
 
 const keysIn = async (stream: string) =>
-  (await kinesis.readAll(stream)).map((record) => (record.data.dynamodb as { Keys: { pk: { S: string } } }).Keys.pk.S);
+  (await kinesis.readAll(stream)).map(
+    (record) => (record.data.dynamodb as { Keys: { pk: { S: string } } }).Keys.pk.S,
+  );
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let tries = 0; tries < 200; tries++) {
@@ -67,7 +69,9 @@ it('writes after a restart what a clean stop left unwritten while Kinesis was un
     );
   const first = await start();
   const client = first.client();
-  await client.send(new EnableKinesisStreamingDestinationCommand({ TableName: 'Orders', StreamArn: streamArn }));
+  await client.send(
+    new EnableKinesisStreamingDestinationCommand({ TableName: 'Orders', StreamArn: streamArn }),
+  );
   await client.send(new PutItemCommand({ TableName: 'Orders', Item: { pk: { S: 'written' } } }));
   await first.settled();
   await kinesis.pause();
@@ -97,9 +101,22 @@ it('writes after a restart what a clean stop left unwritten while Kinesis was un
 
 it('writes after a restart what eddy serve had not written when it was killed', async () => {
   const streamArn = await kinesis.createStream('killed');
-  const env = { EDDY_ARCHIVE_ACCESS_KEY_ID: KINESIS_CREDENTIALS.accessKeyId, EDDY_ARCHIVE_SECRET_ACCESS_KEY: KINESIS_CREDENTIALS.secretAccessKey };
+  const env = {
+    EDDY_ARCHIVE_ACCESS_KEY_ID: KINESIS_CREDENTIALS.accessKeyId,
+    EDDY_ARCHIVE_SECRET_ACCESS_KEY: KINESIS_CREDENTIALS.secretAccessKey,
+  };
   Object.assign(process.env, env);
-  const args = ['--port', '0', '--no-config', '--data-dir', join(directory, 'data'), '--durability', 'always', '--kinesis-endpoint', kinesis.endpoint];
+  const args = [
+    '--port',
+    '0',
+    '--no-config',
+    '--data-dir',
+    join(directory, 'data'),
+    '--durability',
+    'always',
+    '--kinesis-endpoint',
+    kinesis.endpoint,
+  ];
   const first = eddyServe(args, directory);
   const url = await listening(first);
   const client = new DynamoDBClient({
@@ -109,7 +126,9 @@ it('writes after a restart what eddy serve had not written when it was killed', 
     maxAttempts: 1,
   });
   await client.send(new CreateTableCommand(TABLE));
-  await client.send(new EnableKinesisStreamingDestinationCommand({ TableName: 'Orders', StreamArn: streamArn }));
+  await client.send(
+    new EnableKinesisStreamingDestinationCommand({ TableName: 'Orders', StreamArn: streamArn }),
+  );
   await until(
     async () =>
       (await client.send(new DescribeKinesisStreamingDestinationCommand({ TableName: 'Orders' })))
@@ -128,7 +147,10 @@ it('writes after a restart what eddy serve had not written when it was killed', 
   await kinesis.resume();
   const second = eddyServe(args, directory);
   await listening(second);
-  await until(async () => (await keysIn('killed')).includes('waiting'), "'waiting' in Kinesis after the restart");
+  await until(
+    async () => (await keysIn('killed')).includes('waiting'),
+    "'waiting' in Kinesis after the restart",
+  );
   const keys = await keysIn('killed');
   expect(keys.filter((key) => key === 'waiting')).toHaveLength(1);
   expect(keys[0]).toBe('written');

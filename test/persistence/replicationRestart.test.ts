@@ -57,10 +57,19 @@ async function writeWaiting(url: string, pk: string): Promise<void> {
       BillingMode: 'PAY_PER_REQUEST',
     }),
   );
-  await east.send(new UpdateTableCommand({ TableName: 'Scores', ReplicaUpdates: [{ Create: { RegionName: 'us-west-2' } }] }));
+  await east.send(
+    new UpdateTableCommand({
+      TableName: 'Scores',
+      ReplicaUpdates: [{ Create: { RegionName: 'us-west-2' } }],
+    }),
+  );
   for (let tries = 0; ; tries++) {
     const { Table } = await east.send(new DescribeTableCommand({ TableName: 'Scores' }));
-    if (Table?.TableStatus === 'ACTIVE' && Table.Replicas?.every((replica) => replica.ReplicaStatus === 'ACTIVE')) break;
+    if (
+      Table?.TableStatus === 'ACTIVE' &&
+      Table.Replicas?.every((replica) => replica.ReplicaStatus === 'ACTIVE')
+    )
+      break;
     if (tries > 100) throw new Error('the replica never became ACTIVE');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -100,7 +109,11 @@ describe('replicated writes waiting for the lag, with eddy serve --data-dir', ()
     // The log holds the delivery: the next start has nothing to send again.
     const logger = recordingLogger();
     const host = await openHost(dataDir, { logger, start: Date.now() });
-    const west = host.engine.execute('GetItem', { TableName: 'Scores', Key: { pk: { S: 'stopped' } } }, { region: 'us-west-2' });
+    const west = host.engine.execute(
+      'GetItem',
+      { TableName: 'Scores', Key: { pk: { S: 'stopped' } } },
+      { region: 'us-west-2' },
+    );
     expect(west.Item).toEqual({ pk: { S: 'stopped' }, n: { N: '1' } });
     expect(logger.lines.map((line) => line.message)).not.toContain(
       'global tables: replicated writes sent again after a restart',

@@ -16,7 +16,9 @@ afterEach(() => dir.remove());
 const ARN = 'arn:aws:dynamodb:us-east-1:000000000000:table/Orders';
 const POLICY = JSON.stringify({
   Version: '2012-10-17',
-  Statement: [{ Effect: 'Allow', Principal: { AWS: '000000000000' }, Action: 'dynamodb:GetItem', Resource: '*' }],
+  Statement: [
+    { Effect: 'Allow', Principal: { AWS: '000000000000' }, Action: 'dynamodb:GetItem', Resource: '*' },
+  ],
 });
 
 function makeTables(host: Host): string {
@@ -74,19 +76,23 @@ describe.each([
       RevisionId: revision,
     });
     expect(() =>
-      engine.execute('GetResourcePolicy', { ResourceArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/Gone' }),
+      engine.execute('GetResourcePolicy', {
+        ResourceArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/Gone',
+      }),
     ).toThrow(expect.objectContaining({ name: 'PolicyNotFoundException' }));
     expect(engine.execute('ListContributorInsights', {})).toEqual(insightsBefore);
-    expect(engine.execute('DescribeContributorInsights', { TableName: 'Orders', IndexName: 'byTeam' })).toMatchObject(
-      { ContributorInsightsStatus: 'ENABLED', ContributorInsightsMode: 'THROTTLED_KEYS' },
-    );
+    expect(
+      engine.execute('DescribeContributorInsights', { TableName: 'Orders', IndexName: 'byTeam' }),
+    ).toMatchObject({ ContributorInsightsStatus: 'ENABLED', ContributorInsightsMode: 'THROTTLED_KEYS' });
     expect(engine.execute('DescribeContributorInsights', { TableName: 'Gone' })).toMatchObject({
       ContributorInsightsStatus: 'DISABLED',
     });
     // Counting goes on after the restart: the table's reads are counted per key again.
     engine.execute('PutItem', { TableName: 'Orders', Item: { pk: s('hot'), team: s('red') } });
     engine.execute('GetItem', { TableName: 'Orders', Key: { pk: s('hot') } });
-    const figures = insightsFigures(engine).find((entry) => entry.table === 'Orders' && entry.index === undefined);
+    const figures = insightsFigures(engine).find(
+      (entry) => entry.table === 'Orders' && entry.index === undefined,
+    );
     expect(figures?.mostAccessedKeys.find((entry) => entry.key === 'hot')?.count).toBeGreaterThan(0);
     await again.persistence.close();
   });

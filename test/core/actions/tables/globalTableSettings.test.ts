@@ -96,7 +96,10 @@ describe('global table settings over HTTP', () => {
     }
 
     await eddy.client.send(
-      new UpdateTableCommand({ TableName: 'Scores', GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: 'byTeam' } }] }),
+      new UpdateTableCommand({
+        TableName: 'Scores',
+        GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: 'byTeam' } }],
+      }),
     );
     await eddy.engine.settled();
     expect((await describeIn(west)).GlobalSecondaryIndexes).toBeUndefined();
@@ -123,7 +126,9 @@ describe('global table settings over HTTP', () => {
     await addWest();
     await eddy.engine.settled();
     await west.send(new UpdateTableCommand({ TableName: 'Scores', DeletionProtectionEnabled: true }));
-    await west.send(new UpdateTableCommand({ TableName: 'Scores', TableClass: 'STANDARD_INFREQUENT_ACCESS' }));
+    await west.send(
+      new UpdateTableCommand({ TableName: 'Scores', TableClass: 'STANDARD_INFREQUENT_ACCESS' }),
+    );
     await eddy.engine.settled();
     const east = await describeIn(eddy.client);
     expect(east.DeletionProtectionEnabled).toBe(false);
@@ -172,11 +177,15 @@ describe('global table settings over HTTP', () => {
   ])('refuses a replica in %s with the service’s text (DDB-TABLE-457, -442)', async (_case, region) => {
     await start();
     const error = await eddy.client
-      .send(new UpdateTableCommand({ TableName: 'Scores', ReplicaUpdates: [{ Delete: { RegionName: region } }] }))
+      .send(
+        new UpdateTableCommand({ TableName: 'Scores', ReplicaUpdates: [{ Delete: { RegionName: region } }] }),
+      )
       .catch((caught: Error) => caught);
     expect(error).toMatchObject({ name: 'ValidationException' });
     expect((error as Error).message).toMatch(
-      new RegExp(`^Region ${region} is not supported\\. The latest version of global tables are only supported in the following regions: \\[us-east-1, us-east-2, .*, sa-east-1\\]\\.$`),
+      new RegExp(
+        `^Region ${region} is not supported\\. The latest version of global tables are only supported in the following regions: \\[us-east-1, us-east-2, .*, sa-east-1\\]\\.$`,
+      ),
     );
   });
 
@@ -186,7 +195,10 @@ describe('global table settings over HTTP', () => {
     // The replica is being added: another replica action, and TTL, get the validation text.
     await expect(
       eddy.client.send(
-        new UpdateTableCommand({ TableName: 'Scores', ReplicaUpdates: [{ Create: { RegionName: 'eu-west-1' } }] }),
+        new UpdateTableCommand({
+          TableName: 'Scores',
+          ReplicaUpdates: [{ Create: { RegionName: 'eu-west-1' } }],
+        }),
       ),
     ).rejects.toMatchObject({
       name: 'ValidationException',
@@ -203,7 +215,10 @@ describe('global table settings over HTTP', () => {
     ).rejects.toMatchObject({ name: 'ValidationException' });
     // Any other change, and DeleteTable, get the detail-free text of global tables.
     for (const send of [
-      () => eddy.client.send(new UpdateTableCommand({ TableName: 'Scores', OnDemandThroughput: { MaxReadRequestUnits: 9 } })),
+      () =>
+        eddy.client.send(
+          new UpdateTableCommand({ TableName: 'Scores', OnDemandThroughput: { MaxReadRequestUnits: 9 } }),
+        ),
       () => eddy.client.send(new DeleteTableCommand({ TableName: 'Scores' })),
       () => west.send(new UpdateTableCommand({ TableName: 'Scores', DeletionProtectionEnabled: true })),
     ])

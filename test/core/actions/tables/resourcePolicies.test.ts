@@ -150,11 +150,16 @@ describe('resource-based policies', () => {
   // catalogue (DDB-TABLE-442) and its degenerate inputs ('', '[]', 'null', '{}', Statement [] and
   // [{}], DDB-TABLE-457).
   const INVALID = 'One or more parameter values were invalid: ';
-  const statement = (fields: Record<string, unknown>) => JSON.stringify({ Version: '2012-10-17', Statement: [fields] });
+  const statement = (fields: Record<string, unknown>) =>
+    JSON.stringify({ Version: '2012-10-17', Statement: [fields] });
   it.each([
     ['an empty text', '', `${INVALID}Invalid policy document: This policy contains invalid Json`],
     ['a JSON list', '[]', `${INVALID}Invalid policy document: This policy contains invalid Json`],
-    ['text that is not JSON', 'not json', `${INVALID}Invalid policy document: This policy contains invalid Json`],
+    [
+      'text that is not JSON',
+      'not json',
+      `${INVALID}Invalid policy document: This policy contains invalid Json`,
+    ],
     ['null', 'null', `${INVALID}Invalid policy document: This text appears not to be a policy`],
     ['an empty object', '{}', `${INVALID}Invalid policy document: Syntax error at position (1,3)`],
     [
@@ -162,7 +167,11 @@ describe('resource-based policies', () => {
       '{"Version":"2012-10-17","Statement":[]}',
       `${INVALID}Invalid policy document: Could not parse the policy: Statement is empty!`,
     ],
-    ['a statement without Effect', statement({}), `${INVALID}Invalid policy document: Missing required field Effect`],
+    [
+      'a statement without Effect',
+      statement({}),
+      `${INVALID}Invalid policy document: Missing required field Effect`,
+    ],
     [
       'a statement without Resource',
       statement({ Effect: 'Allow', Principal: { AWS: '000000000000' }, Action: 'dynamodb:GetItem' }),
@@ -172,8 +181,20 @@ describe('resource-based policies', () => {
       'two statements with one Sid',
       JSON.stringify({
         Statement: [
-          { Sid: 'a', Effect: 'Allow', Principal: { AWS: '000000000000' }, Action: 'dynamodb:GetItem', Resource: '*' },
-          { Sid: 'a', Effect: 'Deny', Principal: { AWS: '000000000000' }, Action: 'dynamodb:PutItem', Resource: '*' },
+          {
+            Sid: 'a',
+            Effect: 'Allow',
+            Principal: { AWS: '000000000000' },
+            Action: 'dynamodb:GetItem',
+            Resource: '*',
+          },
+          {
+            Sid: 'a',
+            Effect: 'Deny',
+            Principal: { AWS: '000000000000' },
+            Action: 'dynamodb:PutItem',
+            Resource: '*',
+          },
         ],
       }),
       `${INVALID}Invalid policy document: The Statement Ids in the policy are not unique`,
