@@ -94,6 +94,18 @@ export class Replication implements DeliverySink {
       );
   }
 
+  /**
+   * The keys of the writes of `regionName`'s replica of `group` still waiting to reach another
+   * replica (a data directory's snapshot keeps them, docs/global-tables.md §7).
+   */
+  pendingFrom(group: ReplicaGroup, regionName: string): ExtractedKey[] {
+    const keys = new Map<string, ExtractedKey>();
+    for (const delivery of this.queue)
+      if (delivery.group === group && delivery.stamp.region === regionName)
+        keys.set(delivery.itemKey, delivery.key);
+    return [...keys.values()];
+  }
+
   /** Stops delivering (writes queue up) until `resume`. */
   pause(): void {
     this.paused = true;

@@ -1,8 +1,9 @@
 import type { Engine } from '../../core/engine.js';
+import type { AttributeMap } from '../../core/model/attributeValue.js';
 import { itemKeyOf } from '../../core/model/keyCodec.js';
 import type { ReplicaGroup } from '../../core/replication/replicaGroup.js';
 import type { Table } from '../../core/store/table.js';
-import type { ExtractedKey } from '../../core/validations/keys.js';
+import { type ExtractedKey, extractKey } from '../../core/validations/keys.js';
 import { rememberedAsReplica } from './replicaCodec.js';
 
 /**
@@ -21,6 +22,36 @@ interface Written {
 }
 
 const written = new WeakMap<Table, Map<string, Written>>();
+
+/**
+ * For a snapshot's table definition: the keys of the table's writes still waiting for the lag
+ * (they are older than the log the next start replays), none for a regional table.
+ */
+export function pendingReplicationOf(
+  engine: Engine,
+  regionName: string,
+  table: Table,
+): { replicationPending?: string[] } {
+  const group = table.replication;
+  if (group === undefined) return {};
+  const keys = engine.replication.pendingFrom(group, regionName);
+  return keys.length === 0 ? {} : { replicationPending: keys.map((key) => JSON.stringify(key.keys)) };
+}
+
+/**
+ * Keys a snapshot says were waiting: noted as written before any write the log replays (LSN 0),
+ * so a later write of the item, in any replica, wins over them.
+ */
+export function rememberPendingReplication(table: Table, keys: readonly string[] | undefined): void {
+  if (keys === undefined || keys.length === 0) return;
+  let map = written.get(table);
+  if (map === undefined) written.set(table, (map = new Map()));
+  for (const text of keys) {
+    const key = extractKey(JSON.parse(text) as AttributeMap, table.key);
+    const itemKey = itemKeyOf(key.hashKey, key.rangeKey);
+    if (!map.has(itemKey)) map.set(itemKey, { key, lsn: 0 });
+  }
+}
 
 /** Called by log replay for every write of a commit record (cheap for regional tables: one lookup). */
 export function noteReplayedWrite(table: Table, key: ExtractedKey, lsn: number): void {

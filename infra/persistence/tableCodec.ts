@@ -25,6 +25,7 @@ import {
 import { ExpiryIndex } from '../../core/ttl/expiryIndex.js';
 import { rememberInsights } from './insightsCodec.js';
 import { type ReplicaDefinition, rememberReplicas, replicaDefinitions } from './replicaCodec.js';
+import { rememberPendingReplication } from './replicationRecovery.js';
 
 /**
  * A table's definition as the log and snapshots keep it: every field of `Table` except its items
@@ -59,6 +60,11 @@ export interface TableDefinition {
   readonly resourcePolicy?: ResourcePolicy;
   /** Its Contributor Insights settings, table and GSIs (absent: none, or an older log). */
   readonly contributorInsights?: SavedInsights[];
+  /**
+   * In snapshots only: the keys (as JSON attribute maps) of its writes still waiting to reach
+   * the other replicas when the snapshot was taken (`replicationRecovery.ts`).
+   */
+  readonly replicationPending?: string[];
 }
 
 export interface IndexDefinition {
@@ -216,6 +222,7 @@ export function applyTableDefinition(region: Region, source: TableDefinition, wi
   rememberReplicas(table, definition.replicas);
   restorePolicy(table, definition.resourcePolicy);
   rememberInsights(table, definition.contributorInsights);
+  rememberPendingReplication(table, definition.replicationPending);
   return table;
 }
 
