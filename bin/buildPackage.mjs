@@ -60,7 +60,7 @@ export async function bundlePackage(root = ROOT) {
 function asciiOnly(contents) {
   if (contents.every((byte) => byte < 0x80)) return contents;
   const text = Buffer.from(contents).toString('utf8');
-  return Buffer.from(text.replace(/[^\x00-\x7f]/gu, (character) => '?'.repeat(character.length)));
+  return Buffer.from(text.replace(/[\u0080-\u{10ffff}]/gu, (character) => '?'.repeat(character.length)));
 }
 
 async function buildPackage() {
