@@ -145,6 +145,10 @@ export class LocalStack {
     injectConfiguredFaults(engine, config.capacity);
     // The change log attaches before any table exists: it sees every write.
     const streams = new StreamsService(engine, { ...streamSettings(config), onInternalError });
+    // The backup store's code loads only with a data directory, and before anything attaches: from
+    // the Kinesis writers to the replay, the start runs in one go, as it did with a static import.
+    const backupStoreModule =
+      options.dataDir === undefined ? undefined : await import('../backups/backupStore.js');
     // Kinesis destinations (docs/kinesis-destinations.md §3): attached before recovery, which
     // completes their transitions through the stream check; their code loads only when used.
     const kinesisOptions = options.kinesis ?? config.kinesis;
@@ -157,16 +161,11 @@ export class LocalStack {
             kinesisOptions,
             (level, line) => logger[level](line),
           );
-    // Backups and PITR histories load first: the log's replay adds to the histories. (In memory,
-    // without a data directory, there is no store: its code loads only with one.)
+    // Backups and PITR histories load first: the log's replay adds to the histories.
     const backupStore =
       options.dataDir === undefined
         ? undefined
-        : (await import('../backups/backupStore.js')).BackupStore.open(
-            engine,
-            join(resolve(options.dataDir.path), 'backups'),
-            logger,
-          );
+        : backupStoreModule!.BackupStore.open(engine, join(resolve(options.dataDir.path), 'backups'), logger);
     // Kinesis writers gather what the log replays, and write what the last run had not
     // (docs/kinesis-destinations.md §3.3).
     if (options.dataDir !== undefined) kinesis?.hold();
