@@ -11,6 +11,13 @@ import { format } from 'node:util';
  * Each invocation runs in an `AsyncLocalStorage` scope, so lines are attributed to the right
  * request even when invocations of several functions interleave in one thread; console output
  * outside any invocation (eddy's own, a test's) is left alone.
+ *
+ * The scope is enabled only while an invocation runs. On Node 20 an enabled `AsyncLocalStorage`
+ * runs async hooks on every promise and callback of the thread, the HTTP server's requests
+ * included: with a stream handler bound to a table, writes cost ~40 % more instructions while the
+ * scope stayed enabled between invocations (bench/workloadInstructions.ts). The price: a line a
+ * handler logs after its invocation has ended (a timer it left behind) is printed unattributed,
+ * as eddy's own output is, unless another invocation has re-enabled the scope by then.
  */
 export type LogLevel = 'INFO' | 'WARN' | 'ERROR' | 'DEBUG' | 'TRACE';
 
@@ -47,14 +54,49 @@ export function captureConsole(): void {
   }
 }
 
-/** Runs `work` (a handler call) with its console output going to `write`. */
-export function inInvocation<T>(
+/** Invocations running in a scope (in this thread); the scope is disabled when none is. */
+let running = 0;
+
+/** One invocation's console scope: `run` calls inside it, `end` (idempotent) closes it. */
+export interface InvocationConsole {
+  run<T>(work: () => T): T;
+  end(): void;
+}
+
+/**
+ * Opens an invocation's console scope: its handler's console output goes to `write` until `end`
+ * (called when the invocation ends: its result, its error or its timeout).
+ */
+export function invocationConsole(
   requestId: string,
   write: (level: LogLevel, message: string) => void,
-  work: () => T,
-): T {
+): InvocationConsole {
   captureConsole();
-  return scope.run({ requestId, write }, work);
+  running++;
+  const store: InvocationScope = { requestId, write };
+  let open = true;
+  return {
+    run: (work) => scope.run(store, work),
+    end: () => {
+      if (!open) return;
+      open = false;
+      if (--running === 0) scope.disable();
+    },
+  };
+}
+
+/** Runs `work` (a handler call) with its console output going to `write` until it settles. */
+export async function inInvocation<T>(
+  requestId: string,
+  write: (level: LogLevel, message: string) => void,
+  work: () => Promise<T>,
+): Promise<T> {
+  const invocation = invocationConsole(requestId, write);
+  try {
+    return await invocation.run(work);
+  } finally {
+    invocation.end();
+  }
 }
 
 /** A handler's line: `2026-01-01T00:00:00.000Z\t<request id>\tINFO\tmessage`. */

@@ -346,4 +346,38 @@ describe('function logs, in Lambda text format', () => {
       expect(messages).toEqual([`before ${n}`, `after ${n}`]);
     }
   });
+
+  it('prints a line logged after its invocation ended unattributed, and attributes the next invocation again', async () => {
+    const printed: string[] = [];
+    const functions = new LocalFunctions({
+      clock: new VirtualClock(),
+      logSink: (name, line) => printed.push(`${name}: ${line}`),
+    });
+    let late: Promise<void> | undefined;
+    functions.define({
+      name: 'leaky',
+      handler: async (event: { n: number }) => {
+        console.log(`during ${event.n}`);
+        // A timer the handler leaves behind: it fires once the invocation has ended, when no
+        // invocation runs (the scope that routes console lines is off then: docs/architecture.md §5).
+        if (event.n === 1)
+          late = new Promise((resolve) =>
+            setTimeout(() => {
+              console.log('after the end');
+              resolve();
+            }, 5),
+          );
+      },
+    });
+    await functions.get('leaky')!.invoke({ n: 1 });
+    await late;
+    await functions.get('leaky')!.invoke({ n: 2 });
+    await functions.close();
+    const [first, second] = functions.invocations('leaky');
+    const messages = (logs: readonly string[]) =>
+      logs.filter((line) => line.includes('\tINFO\t')).map((line) => line.split('\t')[3]);
+    expect(messages(first!.logs)).toEqual(['during 1']);
+    expect(messages(second!.logs)).toEqual(['during 2']);
+    expect(printed.some((line) => line.includes('after the end'))).toBe(false);
+  });
 });
