@@ -12,7 +12,7 @@
  *
  * Knobs: as bench/workload.ts (BENCH_WORKLOAD_ONLY, BENCH_WORKLOAD_CONFIGS, BENCH_WORKLOAD_C,
  * BENCH_WORKLOAD_DYNALITE=0), and BENCH_WORKLOAD_REQUESTS (measured requests per case, default
- * 2,000), BENCH_WORKLOAD_WARMUP (1,000), BENCH_WORKLOAD_PERF_MAP=1 (node --perf-basic-prof, so
+ * 2,000), BENCH_WORKLOAD_WARMUP (10,000: uninstrumented, so cheap; with 2,000 the optimizing compiler was still busy in the measured window, ~120k instructions a request), BENCH_WORKLOAD_PERF_MAP=1 (node --perf-basic-prof, so
  * `scripts/callgrindJit.py` can name the JIT code in the dumps). The dumps stay in
  * dist/bench/callgrind/ for callgrind_annotate.
  */
@@ -41,7 +41,7 @@ const CONFIGURATION_LIST = list('BENCH_WORKLOAD_CONFIGS', CONFIGURATIONS) as Con
 const CONCURRENCIES = list('BENCH_WORKLOAD_C', ['1', '16']).map(Number);
 const WITH_DYNALITE = process.env.BENCH_WORKLOAD_DYNALITE !== '0';
 const REQUESTS = Number(process.env.BENCH_WORKLOAD_REQUESTS ?? 2000);
-const WARMUP = Number(process.env.BENCH_WORKLOAD_WARMUP ?? 1000);
+const WARMUP = Number(process.env.BENCH_WORKLOAD_WARMUP ?? 10_000);
 const PERF_MAP = process.env.BENCH_WORKLOAD_PERF_MAP === '1';
 const DUMPS = join(PROJECT_ROOT, 'dist', 'bench', 'callgrind');
 /**
