@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import * as esbuild from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../core/clock.js';
+import { SystemClock, VirtualClock } from '../../../core/clock.js';
 import { LocalFunctions } from '../../../infra/functions/localFunctions.js';
 import { mappingFixture } from '../../streams/mapping/helpers.js';
 
@@ -99,6 +99,19 @@ describe('local functions', () => {
         setImmediate(() => done(null, 'called back'))) as never,
     });
     expect(await callback.invoke({})).toMatchObject({ status: 'ok', payload: 'called back' });
+  });
+
+  it('times out in real time on the system clock, and a handler answering in time is not cut', async () => {
+    const functions = new LocalFunctions({ clock: new SystemClock() });
+    const stuck = functions.define({ name: 'stuck', timeout: 1, handler: () => new Promise(() => {}) });
+    const started = performance.now();
+    expect(await stuck.invoke({})).toMatchObject({
+      status: 'error',
+      error: { errorType: 'Sandbox.Timedout', errorMessage: 'Task timed out after 1.00 seconds' },
+    });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    const quick = functions.define({ name: 'quick', timeout: 1, handler: async () => 'in time' });
+    expect(await quick.invoke({})).toMatchObject({ status: 'ok', payload: 'in time' });
   });
 
   it('keeps a bounded log', async () => {
