@@ -371,14 +371,15 @@ describe('function logs, in Lambda text format', () => {
       name: 'leaky',
       handler: async (event: { n: number }) => {
         console.log(`during ${event.n}`);
-        // A timer the handler leaves behind: it fires once the invocation has ended, when no
-        // invocation runs (the scope that routes console lines is off then: docs/architecture.md §5).
+        // A timer the handler leaves behind: it fires 300 ms after the invocation ended, when no
+        // invocation has run for 100 ms (the scope that routes console lines is off then:
+        // docs/architecture.md §5).
         if (event.n === 1)
           late = new Promise((resolve) =>
             setTimeout(() => {
               console.log('after the end');
               resolve();
-            }, 5),
+            }, 300),
           );
       },
     });
