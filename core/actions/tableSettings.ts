@@ -4,6 +4,7 @@ import { partitionScanKey } from '../model/keyCodec.js';
 import type { IndexEntry } from '../store/indexEntry.js';
 import { ItemStore } from '../store/itemStore.js';
 import type { Region } from '../store/region.js';
+import { carriedDecreases } from './throughputDecreases.js';
 import {
   type AttributeDefinition,
   type KeySchemaElement,
@@ -45,8 +46,8 @@ export function projectionOf(projection: ProjectionInput): Projection {
 }
 
 /** On-demand tables and their GSIs describe 0/0 throughput (docs/dynamodb.md §3.1.9). */
-export function zeroThroughput(numberOfDecreasesToday = 0): ThroughputState {
-  return { readCapacityUnits: 0, writeCapacityUnits: 0, numberOfDecreasesToday };
+export function zeroThroughput(previous?: ThroughputState): ThroughputState {
+  return { readCapacityUnits: 0, writeCapacityUnits: 0, ...carriedDecreases(previous) };
 }
 
 export function throughputOf(throughput: ThroughputInput | undefined): ThroughputState {
