@@ -23,7 +23,8 @@ export const deleteTable = defineOperation<DeleteTableInput, Record<string, unkn
     const table = region.tables.get(input.TableName);
     if (table === undefined)
       throw new ResourceNotFoundException(TableMessages.tableNotFound(input.TableName));
-    if (table.status === 'DELETING') return { TableDescription: describeDeletedTable(table, engine.clock.now()) };
+    if (table.status === 'DELETING')
+      return { TableDescription: describeDeletedTable(table, engine.clock.now()) };
     if (table.status === 'CREATING')
       throw new ResourceInUseException(TableMessages.inUse(`Table is being created: ${table.name}`));
     if (table.status === 'UPDATING')

@@ -4,7 +4,6 @@ import { partitionScanKey } from '../model/keyCodec.js';
 import type { IndexEntry } from '../store/indexEntry.js';
 import { ItemStore } from '../store/itemStore.js';
 import type { Region } from '../store/region.js';
-import { carriedDecreases } from './throughputDecreases.js';
 import {
   type AttributeDefinition,
   type KeySchemaElement,
@@ -29,6 +28,7 @@ import type {
   ThroughputInput,
   WarmThroughputInput,
 } from '../validations/tableSchema.js';
+import { carriedDecreases } from './throughputDecreases.js';
 
 /** Builders from validated request members to table state, shared by CreateTable and UpdateTable. */
 

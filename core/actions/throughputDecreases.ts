@@ -1,5 +1,5 @@
 import { LimitExceededException } from '../errors/index.js';
-import type { Table, ThroughputState } from '../store/table.js';
+import type { ThroughputState } from '../store/table.js';
 
 /**
  * The daily limit on provisioned-throughput decreases (docs/capacity.md §2.3), per table and per
