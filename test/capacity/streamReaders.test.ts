@@ -1,4 +1,4 @@
-import { DescribeTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, PutItemCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -182,6 +182,29 @@ describe('GetRecords with capacity enforced', () => {
     // The readers stop: after its back-off the mapping reads, nothing lost, in order.
     await stack.advance('2m');
     expect(delivered).toEqual(steps);
+  });
+
+  it('serves one reader of a shard of a global table replica', async () => {
+    // "For global tables, we recommend you limit the number of simultaneous readers to one"
+    // (ServiceQuotas.html, as above): eddy holds the replica's readers to that.
+    const globalOrders: TableConfig = {
+      ...orders,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    };
+    stack = await startStack({ tables: [globalOrders] }, { endpoint: true, capacity: { mode: 'enforce' } });
+    await stack.client.send(
+      new UpdateTableCommand({
+        TableName: 'Orders',
+        ReplicaUpdates: [{ Create: { RegionName: 'us-west-2' } }],
+      }),
+    );
+    await stack.advance('1m');
+    const { arn, streams, shardIds } = await streamOf(stack);
+    await (await chain(streams, arn, shardIds[0]!)).read();
+    const second = await chain(streams, arn, shardIds[0]!);
+    expect((await rejection(second.read())).name).toBe('LimitExceededException');
+    await stack.advance('1s');
+    await second.read();
   });
 
   it('throttles no reader while capacity is not enforced on the table', async () => {
