@@ -272,15 +272,10 @@ export class CapacityGovernor {
   ): DynamoDbError | undefined {
     const now = this.clock.now();
     const limiter = this.limiter(table, index, now);
-    let limit: ThrottleLimit | undefined;
-    if (limiter instanceof ProvisionedLimiter) {
-      const rate = provisionedRate(table, index, access);
-      limit = limiter.check(access, rate, now);
-      if (limit === undefined) limiter.take(access, rate, units, now);
-    } else {
-      limit = limiter.check(access, hashKey, onDemandMaximum(table, index, access), now);
-      if (limit === undefined) limiter.take(access, units, hashKey, now);
-    }
+    const limit: ThrottleLimit | undefined =
+      limiter instanceof ProvisionedLimiter
+        ? limiter.admit(access, provisionedRate(table, index, access), units, now)
+        : limiter.admit(access, units, hashKey, onDemandMaximum(table, index, access), now);
     const arn = index?.arn ?? table.arn;
     if (limit === undefined) {
       this.metrics.consumed(arn, table.name, index?.name, access, units, now);

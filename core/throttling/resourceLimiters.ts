@@ -21,6 +21,14 @@ export class ProvisionedLimiter {
     this.bucket(access, rate, now).take(units, now);
   }
 
+  /** `check` then `take` in one pass (one bucket lookup, one fill): the common request's path. */
+  admit(access: Access, rate: number, units: number, now: number): ThrottleLimit | undefined {
+    const bucket = this.bucket(access, rate, now);
+    if (bucket.available(now) <= 0) return 'ProvisionedThroughputExceeded';
+    bucket.debit(units);
+    return undefined;
+  }
+
   /** New rates from `now` on (UpdateTable): the buckets filled at the old ones until now. */
   retune(readRate: number, writeRate: number, now: number): void {
     if (this.buckets.Read !== undefined) this.bucket('Read', readRate, now);
@@ -138,6 +146,41 @@ export class OnDemandLimiter {
     if (!limits.aggregate!.admits(now)) return 'KeyRangeThroughputExceeded';
     if (hashKey !== undefined && !this.partitionBucket(limits, hashKey, now).admits(now))
       return 'KeyRangeThroughputExceeded';
+    return undefined;
+  }
+
+  /**
+   * `check` then `take` in one pass, for a request that only this resource serves: each bucket is
+   * filled once and the partition found once (docs/capacity.md §9).
+   */
+  admit(
+    access: Access,
+    units: number,
+    hashKey: string | undefined,
+    maximum: number | undefined,
+    now: number,
+  ): ThrottleLimit | undefined {
+    if (Math.floor(now / 1000) !== this.sizedIn) this.repartition(now);
+    const limits = this.limits[access];
+    let cap: TokenBucket | undefined;
+    if (maximum !== undefined || limits.maximum !== undefined) {
+      cap = this.maximumBucket(limits, maximum, now);
+      if (cap !== undefined && cap.available(now) <= 0) return 'MaxOnDemandThroughputExceeded';
+    }
+    const quota = limits.quota;
+    if (quota.available(now) <= 0) return 'AccountLimitExceeded';
+    const aggregate = limits.aggregate!;
+    if (aggregate.available(now) <= 0) return 'KeyRangeThroughputExceeded';
+    let partition: TokenBucket | undefined;
+    if (hashKey !== undefined) {
+      partition = this.partitionBucket(limits, hashKey, now);
+      if (partition.available(now) <= 0) return 'KeyRangeThroughputExceeded';
+      partition.debit(units);
+    }
+    cap?.debit(units);
+    quota.debit(units);
+    aggregate.debit(units);
+    limits.peak.record(units, now);
     return undefined;
   }
 
