@@ -165,6 +165,18 @@ export class CapacityGovernor {
     if (error !== undefined) throw error;
   }
 
+  /**
+   * `read` of one table's item by its partition key (GetItem, a keyed PartiQL SELECT): the same
+   * charge with no charge object made per request (docs/capacity.md §9).
+   */
+  readItem(table: Table, units: number, hashKey: string): void {
+    const fault = this.faults.pending ? this.fault(table, 'Read') : undefined;
+    const error =
+      fault ?? (this.enforces(table) ? this.admitOne(table, undefined, 'Read', units, hashKey) : undefined);
+    if (this.insights) countKey(table, undefined, hashKey, error !== undefined);
+    if (error !== undefined) throw error;
+  }
+
   write(table: Table, charge: WriteCharge): void {
     const error = this.writeOutcome(table, charge);
     if (error !== undefined) throw error;
