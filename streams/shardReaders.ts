@@ -63,21 +63,25 @@ export class ShardReaders {
 
   /** A chain read its closed shard to the end: it reads no more. */
   finished(stream: Stream, shardId: string, chain: string): void {
-    this.shards.get(key(stream, shardId))?.delete(chain);
+    this.leave(key(stream, shardId), chain);
   }
 
   /**
-   * A mapping's poll: whether it may read the shard now. Once admitted it keeps its place until
-   * `release`.
+   * A mapping's place among a shard's readers: `hold()` at each poll says whether it may read
+   * now (once admitted it keeps its place), `release()` when it stops reading the shard.
    */
-  hold(stream: Stream, shardId: string, reader: string): boolean {
-    const readers = this.shards.get(key(stream, shardId));
-    if (readers?.get(reader) === HELD) return true;
-    return this.take(stream, shardId, reader, HELD, this.limitOf(stream));
+  place(stream: Stream, shardId: string, reader: string): { hold(): boolean; release(): void } {
+    const shard = key(stream, shardId);
+    return {
+      hold: () => {
+        if (this.shards.get(shard)?.get(reader) === HELD) return true;
+        return this.take(stream, shardId, reader, HELD, this.limitOf(stream));
+      },
+      release: () => this.leave(shard, reader),
+    };
   }
 
-  release(stream: Stream, shardId: string, reader: string): void {
-    const shard = key(stream, shardId);
+  private leave(shard: string, reader: string): void {
     const readers = this.shards.get(shard);
     if (readers === undefined) return;
     readers.delete(reader);

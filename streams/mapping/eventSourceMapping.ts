@@ -290,15 +290,7 @@ export class EventSourceMapping {
         const known = this.progress.get(shard.id);
         // A shard met for the first time is read from its oldest record (children, TRIM_HORIZON).
         const start = known === undefined ? shard.trimHorizonOrdinal : known.committed + 1;
-        const readers = this.dependencies.readers;
-        const reader = `mapping:${this.uuid}`;
-        const place =
-          readers === undefined
-            ? undefined
-            : {
-                hold: () => readers.hold(stream, shard.id, reader),
-                release: () => readers.release(stream, shard.id, reader),
-              };
+        const place = this.dependencies.readers?.place(stream, shard.id, `mapping:${this.uuid}`);
         const work = new ShardWork(
           runtime,
           new ShardCursor(stream, shard, start, this.dependencies.clock, place),
