@@ -28,7 +28,7 @@ import { stackConsoleSources } from '../infra/console/stackSources.js';
 import { LocalStack } from '../infra/stack/localStack.js';
 import { forkBench } from './bundle.js';
 import { jsonRequest, runLoad, runPaced } from './loadGenerator.js';
-import { formatMicros, formatRate, percentile, printTable, putPaced, type Row } from './support.js';
+import { formatMicros, formatRate, nextTurn, percentile, printTable, putPaced, type Row } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_CONSOLE_SECONDS ?? 3);
 const TURNS = Number(process.env.BENCH_CONSOLE_TURNS ?? 3);
@@ -274,5 +274,34 @@ async function run(): Promise<void> {
   await runCpu();
 }
 
+/**
+ * One process of the instruction count (run under callgrind by `instructionCounts`): the bench
+ * stack listening, with the console open when `on`, `writes` PutItems as the paced phase makes
+ * them, and, when `on`, what 10,000 writes/s would bring in that many writes, whatever the speed
+ * under valgrind: each live feed's look every 2,500 writes (250 ms) and a flow-history sample
+ * every 10,000 (1 s).
+ */
+async function countCase(mode: Mode, writes: number): Promise<void> {
+  const stack = await startBenchStack();
+  await stack.listen({ port: 0 });
+  const feeds: LiveFeed[] = [];
+  if (mode === 'on') {
+    stack.openConsole();
+    for (let n = 0; n < LIVE_FEEDS; n++) feeds.push(new LiveFeed(stackConsoleSources(stack), () => {}));
+  }
+  for (let n = 0; n < writes; n++) {
+    stack.engine.executeRaw('PutItem', {
+      TableName: 'Bench',
+      Item: { pk: { S: `item${n % ITEMS}` }, name: { S: `Customer ${n}` }, visits: { N: String(n) } },
+    });
+    await undefined;
+    if ((n + 1) % 100 === 0) await nextTurn();
+    if (mode === 'on' && (n + 1) % 2_500 === 0) for (const feed of feeds) feed.look();
+  }
+  await stack.settled();
+  await stack.close();
+}
+
 if (process.argv[2] === 'serve') await serveCase(process.argv[3] as Mode);
+else if (process.argv[2] === 'count') await countCase(process.argv[3] as Mode, Number(process.argv[4]));
 else if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await run();

@@ -25,6 +25,8 @@ export interface Mapping {
   shards: {
     shardId: string;
     processedThrough: string;
+    /** The checkpoint is before the shard's first record: nothing of it was read. */
+    nothingRead: boolean;
     finished: boolean;
     inProgress: number;
     unread: number;
@@ -203,7 +205,9 @@ export function renderMapping(element: HTMLElement, uuid: string | undefined): (
           ['Shard', 'Processed through', 'In flight', 'Unread'],
           mapping.shards.map((shard) => [
             shard.shardId,
-            shard.processedThrough || '—',
+            shard.nothingRead
+              ? h('span', { class: 'muted' }, 'nothing read yet')
+              : shard.processedThrough || '—',
             String(shard.inProgress),
             shard.finished ? 'finished' : String(shard.unread),
           ]),
