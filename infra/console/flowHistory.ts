@@ -69,10 +69,20 @@ export class FlowHistory {
     return this.sources.clock;
   }
 
-  /** Starts sampling, at the next whole interval of the clock (idempotent). */
+  /**
+   * Starts sampling (idempotent): the counts now are the baseline, the first point is at the
+   * next whole interval of the clock and counts what happened since.
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
+    for (const edge of flowOf(this.sources).edges)
+      this.tracks.set(edgeKey(edge), {
+        edge,
+        lastCount: edge.count,
+        rates: new Ring(),
+        backlogs: new Ring(),
+      });
     this.schedule();
   }
 
@@ -118,16 +128,16 @@ export class FlowHistory {
       seen.add(key);
       let track = this.tracks.get(key);
       if (track === undefined) {
-        track = { edge, lastCount: edge.count, rates: new Ring(), backlogs: new Ring() };
+        // An arrow new since the last sample (a mapping created) counted from 0.
+        track = { edge, lastCount: 0, rates: new Ring(), backlogs: new Ring() };
         this.tracks.set(key, track);
-      } else {
-        const seconds = (flow.at - previousAt) / 1000;
-        // A count that went back (a mapping made again) is a new start, not a negative rate.
-        track.rates.values[slot] =
-          seconds > 0 && edge.count >= track.lastCount ? (edge.count - track.lastCount) / seconds : 0;
-        track.edge = edge;
-        track.lastCount = edge.count;
       }
+      // Per interval, not per elapsed time: the first point also counts the part-interval since
+      // the start. A count that went back (a mapping made again) is a new start, not a negative rate.
+      const counted = edge.count >= track.lastCount ? edge.count - track.lastCount : edge.count;
+      track.rates.values[slot] = (counted * 1000) / HISTORY_INTERVAL_MS;
+      track.edge = edge;
+      track.lastCount = edge.count;
       track.backlogs.values[slot] = edge.backlog;
     }
     // Arrows gone from the diagram (a mapping deleted) leave the history with it.
