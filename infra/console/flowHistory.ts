@@ -117,8 +117,6 @@ export class FlowHistory {
   sample(): void {
     const flow = flowOf(this.sources);
     const slot = this.written % HISTORY_POINTS;
-    const previousAt =
-      this.written === 0 ? Number.NaN : this.times[(slot + HISTORY_POINTS - 1) % HISTORY_POINTS]!;
     this.times[slot] = flow.at;
     this.written++;
     const seen = new Set<string>();

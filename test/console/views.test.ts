@@ -206,12 +206,18 @@ describe.skipIf(!HAS_CHROMIUM)('the console views in Chromium', () => {
       );
     await expect.poll(() => page.getByTestId('batches').locator('tbody tr').count()).toBe(1);
     expect(await page.getByTestId('batches').innerText()).toContain('Error: poison order order-2001');
+    // The shard's checkpoint is before its first record: said in words, not as a number that
+    // names no record (ordinal 0, `100000000000000000000`).
+    const shards = page.getByTestId('mapping-shards');
+    await expect.poll(() => shards.innerText()).toContain('nothing finished yet');
+    expect(await shards.innerText()).not.toContain('100000000000000000000');
     await shot('mapping');
 
     release();
     await stack.settled();
     await page.getByTestId('in-flight').getByText('No batch being delivered.').waitFor();
     expect(stack.destination('onOrder')).toHaveLength(1);
+    await expect.poll(() => shards.innerText()).toMatch(/\t1\d{20}\t0\t0/);
   });
 
   it('shows what the archiver wrote per table (screenshot: archive)', async () => {
@@ -279,7 +285,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console views in Chromium', () => {
     // In one look: the diagram is drawn again on each tick.
     const { labels, nodes } = await page.evaluate(() => {
       const rects = (selector: string) =>
-        [...document.querySelectorAll(`[data-testid="flow"] ${selector}`)].map((element) => {
+        Array.from(document.querySelectorAll(`[data-testid="flow"] ${selector}`)).map((element) => {
           const { x, y, width, height } = element.getBoundingClientRect();
           return { x, y, width, height };
         });

@@ -221,8 +221,13 @@ export function renderMapping(element: HTMLElement, uuid: string | undefined): (
           ['Shard', 'Processed through', 'In flight', 'Unread'],
           mapping.shards.map((shard) => [
             shard.shardId,
+            // Its checkpoint before its first record: nothing read, or what was read still in flight.
             shard.nothingRead
-              ? h('span', { class: 'muted' }, 'nothing read yet')
+              ? h(
+                  'span',
+                  { class: 'muted' },
+                  shard.inProgress > 0 ? 'nothing finished yet' : 'nothing read yet',
+                )
               : shard.processedThrough || '—',
             String(shard.inProgress),
             shard.finished ? 'finished' : String(shard.unread),
