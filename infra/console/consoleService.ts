@@ -254,7 +254,7 @@ export function consoleService(
       const ms = body.ms;
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > 366 * 86_400_000)
         throw new ConsoleRequestError(400, 'ms must be a number of milliseconds above 0, at most a year');
-      await sources.advance(ms);
+      await history.advanceClock(ms, sources.advance);
       return json({ now: sources.clock.now() });
     }),
   ];

@@ -92,14 +92,30 @@ export class FlowHistory {
     this.timer = undefined;
   }
 
-  /** Forgets every sample (the test kit's reset, whose clock dropped the timer); samples again. */
-  reset(): void {
-    const wasRunning = this.running;
+  /**
+   * Forgets every sample (the test kit's reset, whose clock dropped the timer) and samples again
+   * from a new baseline when it was sampling, or when told to.
+   */
+  reset(restart = this.running): void {
     this.stop();
     this.times.fill(Number.NaN);
     this.tracks.clear();
     this.written = 0;
-    if (wasRunning) this.start();
+    if (restart) this.start();
+  }
+
+  /**
+   * Moves a virtual clock by `ms` with `advance`, sampling only the last window of it: the
+   * samples before would leave the rings by its end anyway, and each costs a look at every
+   * counter (a day is 86,400 of them). The history then starts at the last window's baseline.
+   */
+  async advanceClock(ms: number, advance: (ms: number) => Promise<void>): Promise<void> {
+    const window = HISTORY_POINTS * HISTORY_INTERVAL_MS;
+    if (!this.running || ms <= window) return advance(ms);
+    this.stop();
+    await advance(ms - window);
+    this.reset(true);
+    await advance(window);
   }
 
   private schedule(): void {

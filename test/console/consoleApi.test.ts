@@ -307,6 +307,21 @@ describe('flow and clock', () => {
     expect((await json(api('flow/history'))).times).toEqual([]);
   });
 
+  it('samples only the last five minutes of an hour the console moves the virtual clock by', async () => {
+    const start = stack.clock.now();
+    await json(api('flow/history'));
+    await put('before');
+    const hour = 3_600_000;
+    expect((await json(post('clock/advance', { ms: hour }))).now).toBe(start + hour);
+    const { times, edges } = await json(api('flow/history'));
+    expect(times).toHaveLength(300);
+    expect(times.at(-1)).toBe(start + hour);
+    expect(times[0]).toBe(start + hour - 299_000);
+    // The write an hour ago is in no point: the history starts five minutes before the end.
+    const changes = edges.find((edge: { label: string }) => edge.label === 'changes');
+    expect(changes.rates.every((rate: number) => rate === 0)).toBe(true);
+  });
+
   it("counts TTL deletions per table, not the expirer's total", async () => {
     await stack.client.send(
       new CreateTableCommand({
