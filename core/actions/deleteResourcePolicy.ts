@@ -21,8 +21,11 @@ export const deleteResourcePolicy = defineOperation<
   name: 'DeleteResourcePolicy',
   shape: deleteResourcePolicyShape,
   validate: validateDeleteResourcePolicy,
-  execute({ region }, input, parts) {
-    const revisionId = deletePolicy(policyTable(region, parts), input.ResourceArn!, input.ExpectedRevisionId);
+  execute({ engine, region }, input, parts) {
+    const table = policyTable(region, parts);
+    const revisionId = deletePolicy(table, input.ResourceArn!, input.ExpectedRevisionId);
+    // The policy is part of the table's definition a data directory keeps (docs/persistence.md).
+    engine.tableChanged(region, table, 'updated');
     return { RevisionId: revisionId };
   },
 });

@@ -1,5 +1,6 @@
 import { ResourceInUseException, ResourceNotFoundException, ValidationException } from '../errors/index.js';
 import { defineOperation } from '../operation.js';
+import { GlobalTableBusyMessages } from '../replication/settingsPropagation.js';
 import { DELETION_PROTECTED, type DeleteTableInput, deleteTableShape } from '../validations/deleteTable.js';
 import { ReplicaMessages } from '../validations/replicaUpdates.js';
 import { TableMessages } from '../validations/tableSchema.js';
@@ -23,6 +24,10 @@ export const deleteTable = defineOperation<DeleteTableInput, Record<string, unkn
     const table = region.tables.get(input.TableName);
     if (table === undefined)
       throw new ResourceNotFoundException(TableMessages.tableNotFound(input.TableName));
+    // A member of a global table that is not ACTIVE (being deleted included) answers the
+    // detail-free text (recorded 2026, DDB-TABLE-444; docs/global-tables.md §2.3).
+    if (table.replication !== undefined && table.status !== 'ACTIVE')
+      throw new ResourceInUseException(GlobalTableBusyMessages.inUse);
     if (table.status === 'DELETING') return { TableDescription: describeDeletedTable(table) };
     if (table.status === 'CREATING')
       throw new ResourceInUseException(TableMessages.inUse(`Table is being created: ${table.name}`));

@@ -24,6 +24,8 @@ export const putResourcePolicy = defineOperation<
   execute({ engine, region }, input, parts) {
     const table = policyTable(region, parts);
     const stored = putPolicy(table, input.Policy!, engine.clock.now(), input.ExpectedRevisionId);
+    // The policy is part of the table's definition a data directory keeps (docs/persistence.md).
+    engine.tableChanged(region, table, 'updated');
     return { RevisionId: stored.revisionId };
   },
 });

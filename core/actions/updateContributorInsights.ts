@@ -20,6 +20,8 @@ export const updateContributorInsights = defineOperation<
 >({
   name: 'UpdateContributorInsights',
   shape: updateContributorInsightsShape,
+  // The setting is part of the table's definition a data directory keeps (docs/persistence.md).
+  changesTables: true,
   execute({ engine, region }, input) {
     const table = insightsTarget(region, input.TableName, input.IndexName);
     const { setting, answer } = updateInsights(

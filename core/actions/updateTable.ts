@@ -5,6 +5,7 @@ import {
   ValidationException,
 } from '../errors/index.js';
 import { defineOperation } from '../operation.js';
+import { checkGroupIdle, checkNoReplicaBeingAdded } from '../replication/settingsPropagation.js';
 import type { Region } from '../store/region.js';
 import type { StreamViewType, Table } from '../store/table.js';
 import { ReplicaMessages, type ReplicaPlan } from '../validations/replicaUpdates.js';
@@ -24,6 +25,7 @@ import {
   planGlobalIndexUpdates,
   sameThroughput,
 } from './globalIndexUpdates.js';
+import { planReplicaSettings } from './replicaSettings.js';
 import { applyReplicaUpdates } from './replicaUpdates.js';
 import { describeTable } from './tableDescription.js';
 import { afterTransientDelay, markTableActive } from './tableLifecycle.js';
@@ -49,10 +51,16 @@ export const UpdateTableStateMessages = {
   sameKmsKey: `${INVALID}Table is already encrypted with given KMSMasterKeyId. Use KMSMasterKeyId parameter if you want to change Master Key`,
 } as const;
 
-/** The table an UpdateTable names, when it may change (ACTIVE). */
-function updatableTable(region: Region, name: string): Table {
+/**
+ * The table an UpdateTable names, when it may change (ACTIVE). A member of a global table waits
+ * for the whole group: a replica action while a replica is being added is refused first
+ * (DDB-TABLE-442), any other change with the detail-free text (DDB-TABLE-444).
+ */
+function updatableTable(region: Region, name: string, replicaAction: boolean): Table {
   const table = region.tables.get(name);
   if (table === undefined) throw new ResourceNotFoundException(TableMessages.tableNotFound(name));
+  if (replicaAction) checkNoReplicaBeingAdded(table);
+  checkGroupIdle(table);
   if (table.status === 'CREATING')
     throw new ResourceInUseException(TableMessages.inUse(`Table is being created: ${name}`));
   if (table.status === 'UPDATING')
@@ -126,7 +134,7 @@ export const updateTable = defineOperation<
   controlPlaneTableName: true,
   validate: validateUpdateTable,
   execute({ engine, region, request }, input, replicaPlan) {
-    const table = updatableTable(region, input.TableName);
+    const table = updatableTable(region, input.TableName, replicaPlan !== undefined);
     if (replicaPlan !== undefined) return applyReplicaUpdates(engine, region, table, replicaPlan);
     const indexUpdates = input.GlobalSecondaryIndexUpdates ?? [];
     if (indexUpdates.filter((entry) => entry.Create || entry.Delete).length > 1)
@@ -138,6 +146,10 @@ export const updateTable = defineOperation<
       throw new LimitExceededException(ONLINE_INDEX_LIMIT);
 
     const billing = billingSwitchOf(table, input);
+    // A global table's write capacity must be on demand or auto scaled, and eddy runs no auto
+    // scaling (docs/global-tables.md §2.2, §2.6).
+    if (billing === 'toProvisioned' && table.replication !== undefined)
+      throw new ValidationException(ReplicaMessages.writeNotAutoScaled);
     const onDemand = (input.BillingMode ?? table.billingMode) === 'PAY_PER_REQUEST';
     if (onDemand && input.ProvisionedThroughput !== undefined)
       throw new ValidationException(TableMessages.noUnitsOnDemand);
@@ -155,6 +167,8 @@ export const updateTable = defineOperation<
       throw new ValidationException(IndexMessages.unchanged('the table', 'table', table.throughput));
 
     checkDecreases(table, input, billing, engine.clock.now());
+    // The other replicas take the group's part of the change (checked now, applied below).
+    const propagateToReplicas = planReplicaSettings(engine, region, table, input);
 
     // Everything is checked: apply.
     const now = () => engine.clock.now();
@@ -193,6 +207,8 @@ export const updateTable = defineOperation<
     if (onDemandThroughput !== undefined) table.onDemandThroughput = onDemandThroughput;
     const warm = warmOf(input.WarmThroughput);
     if (warm !== undefined) table.warmThroughput = warm;
+
+    propagateToReplicas?.();
 
     // DeletionProtectionEnabled travels alone (validation), and changes nothing to wait for.
     const protectionOnly = input.DeletionProtectionEnabled !== undefined;

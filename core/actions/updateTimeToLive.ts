@@ -1,5 +1,7 @@
 import { ResourceNotFoundException, ValidationException } from '../errors/index.js';
 import { defineOperation } from '../operation.js';
+import { checkNoReplicaBeingAdded, otherMembers, propagate } from '../replication/settingsPropagation.js';
+import type { Table } from '../store/table.js';
 import { syncExpiryIndex } from '../ttl/expiryIndex.js';
 import { TableMessages } from '../validations/tableSchema.js';
 import {
@@ -30,6 +32,8 @@ export const updateTimeToLive = defineOperation<UpdateTimeToLiveInput, Record<st
     const table = region.tables.get(input.TableName);
     if (table === undefined)
       throw new ResourceNotFoundException(TableMessages.tableNotFound(input.TableName));
+    // TTL is the global table's setting: not while a replica is being added (DDB-TABLE-442).
+    checkNoReplicaBeingAdded(table);
     const { AttributeName: attributeName, Enabled: enabled } = input.TimeToLiveSpecification;
     const setting = table.timeToLive;
     const current = setting.attributeName ?? '';
@@ -49,10 +53,22 @@ export const updateTimeToLive = defineOperation<UpdateTimeToLiveInput, Record<st
     if (setting.lastChangedAt !== undefined && now - setting.lastChangedAt < engine.ttlChangeLockoutMs) {
       throw new ValidationException(TimeToLiveMessages.tooSoon);
     }
-    setting.status = enabled ? 'ENABLED' : 'DISABLED';
-    setting.attributeName = enabled ? attributeName : undefined;
-    setting.lastChangedAt = now;
-    syncExpiryIndex(table);
+    const apply = (target: Table) => {
+      const targetSetting = target.timeToLive;
+      targetSetting.status = enabled ? 'ENABLED' : 'DISABLED';
+      targetSetting.attributeName = enabled ? attributeName : undefined;
+      targetSetting.lastChangedAt = now;
+      syncExpiryIndex(target);
+    };
+    apply(table);
+    // Every other replica takes the setting (docs/global-tables.md §4); the first member runs
+    // the deletions for the group.
+    propagate(
+      engine,
+      otherMembers(region, table),
+      () => undefined,
+      (member) => apply(member.table),
+    );
     return { TimeToLiveSpecification: { AttributeName: attributeName, Enabled: enabled } };
   },
 });

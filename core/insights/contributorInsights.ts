@@ -185,3 +185,52 @@ export function insightsFigures(engine: Engine): InsightsFigures[] {
       }
   return figures;
 }
+
+/** A setting as a data directory keeps it: the counts start afresh after a restart. */
+export interface SavedInsights {
+  readonly indexName?: string;
+  readonly status: InsightsStatus;
+  readonly mode: InsightsMode;
+  readonly updatedAt: number;
+  readonly rulesCreatedAt: number;
+}
+
+/** A table's settings that are not DISABLED with no history, for its definition. */
+export function savedInsights(table: Table): SavedInsights[] | undefined {
+  const map = settings.get(table);
+  if (map === undefined || map.size === 0) return undefined;
+  return [...map.values()].map((setting) => ({
+    ...(setting.indexName === undefined ? {} : { indexName: setting.indexName }),
+    status: setting.status,
+    mode: setting.mode,
+    updatedAt: setting.updatedAt,
+    rulesCreatedAt: setting.rulesCreatedAt,
+  }));
+}
+
+/**
+ * Puts back a table's settings read from a data directory. A transition a stop cut short
+ * completes now (ENABLING is ENABLED, DISABLING is DISABLED), as the transient delay would have.
+ */
+export function restoreInsights(engine: Engine, table: Table, saved: readonly SavedInsights[]): void {
+  const map = settingsOf(table);
+  for (const setting of map.values())
+    if (setting.status !== 'DISABLED') counting.set(engine, Math.max(0, (counting.get(engine) ?? 1) - 1));
+  map.clear();
+  for (const entry of saved) {
+    const status: InsightsStatus =
+      entry.status === 'ENABLING' ? 'ENABLED' : entry.status === 'DISABLING' ? 'DISABLED' : entry.status;
+    map.set(entry.indexName ?? '', {
+      table,
+      indexName: entry.indexName,
+      status,
+      mode: entry.mode,
+      updatedAt: entry.updatedAt,
+      rulesCreatedAt: entry.rulesCreatedAt,
+      accessed: new Map(),
+      throttled: new Map(),
+    });
+    if (status !== 'DISABLED') counting.set(engine, (counting.get(engine) ?? 0) + 1);
+  }
+  engine.capacity.insightsChanged(countsKeys(engine));
+}

@@ -59,6 +59,53 @@ export class Replication implements DeliverySink {
     this.arm();
   }
 
+  /**
+   * Queues a write again after a restart (docs/global-tables.md §7): the item `from` holds, to
+   * `to`, due at once, stamped now (stamps start afresh after a restart, so it wins over nothing
+   * `to` has applied since).
+   */
+  redeliver(
+    group: ReplicaGroup,
+    from: string,
+    to: string,
+    key: ExtractedKey,
+    itemKey: string,
+    next: StoredItem | undefined,
+  ): void {
+    const now = this.host.clock.now();
+    const stamp: WriteStamp = { at: now, counter: 0, region: from };
+    this.queue.push({ group, to, key, itemKey, next, stamp, dueAt: now });
+    this.arm();
+  }
+
+  /**
+   * Applies every queued delivery now, due or not, paused or not: a clean stop delivers what
+   * waits for the lag, so the log holds it before eddy exits (docs/global-tables.md §7).
+   */
+  flush(): void {
+    const queue = this.queue;
+    this.queue = [];
+    if (this.timer !== undefined) this.host.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDue = Number.POSITIVE_INFINITY;
+    for (const delivery of queue)
+      delivery.group.apply(delivery, (region, table, key, next) =>
+        this.host.commitReplicated(region, table, key, next),
+      );
+  }
+
+  /**
+   * The keys of the writes of `regionName`'s replica of `group` still waiting to reach another
+   * replica (a data directory's snapshot keeps them, docs/global-tables.md §7).
+   */
+  pendingFrom(group: ReplicaGroup, regionName: string): ExtractedKey[] {
+    const keys = new Map<string, ExtractedKey>();
+    for (const delivery of this.queue)
+      if (delivery.group === group && delivery.stamp.region === regionName)
+        keys.set(delivery.itemKey, delivery.key);
+    return [...keys.values()];
+  }
+
   /** Stops delivering (writes queue up) until `resume`. */
   pause(): void {
     this.paused = true;

@@ -88,9 +88,59 @@ export const replicaUpdatesShape: Shape = {
   },
 };
 
+/**
+ * The regions a replica may be made in: AWS's commercial regions that serve global tables
+ * version 2019.11.21 (https://docs.aws.amazon.com/general/latest/gr/ddb.html, 2026). The
+ * recording listed 36 names without quoting them; this is eddy's list, in the service's
+ * order of region codes. eddy itself serves any region name, but a replica in a region AWS does
+ * not have would be a program that cannot run on AWS.
+ */
+export const GLOBAL_TABLE_REGIONS: readonly string[] = [
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
+  'af-south-1',
+  'ap-east-1',
+  'ap-east-2',
+  'ap-south-1',
+  'ap-south-2',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ap-southeast-3',
+  'ap-southeast-4',
+  'ap-southeast-5',
+  'ap-southeast-6',
+  'ap-southeast-7',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-northeast-3',
+  'ca-central-1',
+  'ca-west-1',
+  'eu-central-1',
+  'eu-central-2',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'eu-south-1',
+  'eu-south-2',
+  'eu-north-1',
+  'il-central-1',
+  'me-central-1',
+  'me-south-1',
+  'mx-central-1',
+  'sa-east-1',
+];
+
+const SERVED_REGIONS = new Set(GLOBAL_TABLE_REGIONS);
+
 /** The service's texts (2026 recordings, docs/global-tables.md §2.3). */
 export const ReplicaMessages = {
-  onlyOperation: `${INVALID}ReplicaUpdates must be the only operation in the request`,
+  // DDB-TABLE-442's catalogue: "Replica modification must be the only operation in the request".
+  onlyOperation: `${INVALID}Replica modification must be the only operation in the request`,
+  // DDB-TABLE-457 (a Delete of RegionName '' listed 36 regions) and DDB-TABLE-442.
+  regionNotSupported: (region: string) =>
+    `Region ${region} is not supported. The latest version of global tables are only supported in the following regions: [${GLOBAL_TABLE_REGIONS.join(', ')}].`,
   noActions: 'There are no actions specified in the Replica Update Action of the request.',
   mixedActions: 'Update table operation with more than one type of replica actions not allowed.',
   severalCreateOrDelete:
@@ -128,6 +178,9 @@ export function planReplicaUpdates(updates: ReplicationGroupUpdateInput[]): Repl
     const actions = [element.Create, element.Update, element.Delete].filter((action) => action !== undefined);
     if (actions.length === 0) throw new ValidationException(ReplicaMessages.noActions);
     if (actions.length > 1) throw new ValidationException(ReplicaMessages.mixedActions);
+    const target = actions[0]!.RegionName;
+    if (!SERVED_REGIONS.has(target))
+      throw new ValidationException(ReplicaMessages.regionNotSupported(target));
     if (element.Create !== undefined) {
       const text = JSON.stringify(element.Create);
       if (!creates.some((create) => JSON.stringify(create) === text)) creates.push(element.Create);

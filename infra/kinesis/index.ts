@@ -1,8 +1,9 @@
 import type { Engine, TableChange } from '../../core/engine.js';
 import { checksSettled, KinesisMessages, parseStreamArn } from '../../core/kinesis/destinations.js';
+import type { CheckpointStore } from '../../core/persistence/checkpointStore.js';
 import type { ChangeLog } from '../../streams/changeLog.js';
 import { type KinesisEndpointOptions, KinesisWriter } from './kinesisClient.js';
-import { DestinationPublisher } from './publisher.js';
+import { DestinationPublisher, type PublisherPosition } from './publisher.js';
 
 export { type KinesisEndpointOptions, KinesisWriter } from './kinesisClient.js';
 export { kinesisRecordText, partitionKeyOf } from './kinesisRecord.js';
@@ -14,14 +15,41 @@ export interface KinesisDestinations {
   /** Records written, calls made, records sent again, records too large, over all destinations. */
   counts(): { records: number; calls: number; retries: number; dropped: number };
   /**
-   * Follows the destinations the tables hold now (recovered from a data directory): from now on,
-   * since what a stopped eddy had not written is not kept (docs/kinesis-destinations.md §3.3).
+   * A data directory is about to be recovered (docs/kinesis-destinations.md §3.3): writers made
+   * from now on gather the changes the log replays and write nothing until `resume`.
    */
-  resume(): void;
+  hold(): void;
+  /** Makes a (held) writer for every live destination the tables hold now: before log replay. */
+  register(): void;
+  /**
+   * Follows the destinations the tables hold now and starts writing. With `positions` (a data
+   * directory's checkpoint store), each destination skips what the previous run wrote and keeps
+   * how far it writes from now on.
+   */
+  resume(positions?: CheckpointStore): void;
+  /** Whether any change committed is not written yet (a snapshot would take it from the log). */
+  hasUnsent(): boolean;
   /** Drops every publisher (the test kit's `reset`, whose tables are made anew). */
   reset(): void;
   /** Stops writing (what is not written yet is not). */
   close(): void;
+}
+
+/**
+ * A destination's written-through time in a checkpoint store, under a key no event source
+ * mapping uses (mapping ids are UUIDs): `kinesis <table id> <stream ARN>`.
+ */
+function positionOf(store: CheckpointStore, key: string): PublisherPosition {
+  const id = `kinesis ${key}`;
+  return {
+    get: () => {
+      const value = store.get(id, '-');
+      return value === undefined ? undefined : Number(value);
+    },
+    set: (writtenThrough) => {
+      void store.set(id, '-', String(writtenThrough)).catch(() => undefined);
+    },
+  };
 }
 
 /**
@@ -60,6 +88,7 @@ export function attachKinesis(
 
   /** By table id and stream ARN: a table re-created under the same name starts afresh. */
   const publishers = new Map<string, DestinationPublisher>();
+  let held = false;
   const totals = { records: 0, calls: 0, retries: 0, dropped: 0 };
 
   const follow = ({ region, table, kind }: TableChange) => {
@@ -89,17 +118,24 @@ export function attachKinesis(
             for (const name of Object.keys(totals) as (keyof typeof totals)[])
               totals[name] += created.counts[name];
           },
+          held,
         );
         publishers.set(key, created);
         publisher = created;
       }
       if (publisher === undefined) continue;
+      publisher.follows(destination);
       if (status === 'ENABLE_FAILED') publisher.close();
       else if (status === 'DISABLING' || status === 'DISABLED') publisher.stopAfterCurrent();
       else publisher.wake();
     }
   };
   const unsubscribe = engine.onTableChange(follow);
+  const followAll = () => {
+    for (const region of engine.allRegions())
+      for (const table of region.tables.values())
+        if (table.kinesisDestinations.length > 0) follow({ region, table, kind: 'updated' });
+  };
 
   return {
     async settled() {
@@ -113,10 +149,19 @@ export function attachKinesis(
         for (const name of Object.keys(sum) as (keyof typeof sum)[]) sum[name] += publisher.counts[name];
       return sum;
     },
-    resume() {
-      for (const region of engine.allRegions())
-        for (const table of region.tables.values())
-          if (table.kinesisDestinations.length > 0) follow({ region, table, kind: 'updated' });
+    hold() {
+      held = true;
+    },
+    register() {
+      followAll();
+    },
+    resume(positions) {
+      followAll();
+      held = false;
+      for (const [key, publisher] of publishers) publisher.release(positions && positionOf(positions, key));
+    },
+    hasUnsent() {
+      return [...publishers.values()].some((publisher) => publisher.unsent);
     },
     reset() {
       for (const publisher of [...publishers.values()]) publisher.close();

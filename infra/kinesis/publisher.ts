@@ -22,6 +22,15 @@ export interface PublisherWiring {
 }
 
 /**
+ * Where a destination keeps how far it has written, across restarts (a data directory's
+ * checkpoint store): the commit time of the last change Kinesis took.
+ */
+export interface PublisherPosition {
+  get(): number | undefined;
+  set(writtenThrough: number): void;
+}
+
+/**
  * Writes one table's changes to its Kinesis destination (docs/kinesis-destinations.md §3): a
  * registered reader of the table's internal feed, so a change is held until Kinesis took it. A
  * PutRecords call carries at most one change per item, so a record Kinesis refuses is written
@@ -41,14 +50,24 @@ export class DestinationPublisher {
   private readonly unsubscribe: () => void;
   /** Records sent and refusals met, for `eddy`'s log and the tests. */
   readonly counts = { records: 0, calls: 0, retries: 0, dropped: 0 };
+  /**
+   * While a data directory is recovered: the changes its log replays are gathered, none written
+   * until `release` says how far the last run wrote.
+   */
+  private held: boolean;
+  /** Changes committed before this time were written by a previous run (`release`). */
+  private writtenBefore: number | undefined;
+  private position: PublisherPosition | undefined;
 
   constructor(
     feed: InternalFeed,
-    private readonly destination: KinesisDestination,
+    private destination: KinesisDestination,
     private readonly streamName: string,
     private readonly wiring: PublisherWiring,
     private readonly onClosed: () => void,
+    held = false,
   ) {
+    this.held = held;
     this.reader = feed.register('LATEST');
     this.unsubscribe = this.reader.onAvailable(() => this.wake());
   }
@@ -59,9 +78,35 @@ export class DestinationPublisher {
     return status === 'ACTIVE' || status === 'UPDATING' || this.stopAt !== undefined;
   }
 
+  /**
+   * Starts writing after a recovery: what the previous run wrote (changes committed before the
+   * time `position` holds) is skipped, the rest written, and the position kept from now on. The
+   * changes of the last millisecond written may be written twice: at least once.
+   */
+  release(position: PublisherPosition | undefined): void {
+    this.position = position;
+    const writtenThrough = position?.get();
+    if (this.held && writtenThrough !== undefined) this.writtenBefore = writtenThrough;
+    this.held = false;
+    this.wake();
+  }
+
+  /**
+   * Follows the destination's entry as the table now holds it: a data directory's replay puts
+   * a new entry in place at every table record it replays.
+   */
+  follows(destination: KinesisDestination): void {
+    this.destination = destination;
+  }
+
+  /** Whether changes wait to be written (or are in flight). */
+  get unsent(): boolean {
+    return !this.closed && (this.busy || this.remaining() > 0);
+  }
+
   /** Whether nothing is waiting to be written or in flight. */
   get idle(): boolean {
-    if (this.backingOff) return true;
+    if (this.held || this.backingOff) return true;
     return !this.busy && (this.closed || !this.writing || this.remaining() === 0);
   }
 
@@ -78,7 +123,7 @@ export class DestinationPublisher {
 
   /** Looks for work (changes arrived, the destination turned ACTIVE). */
   wake(): void {
-    if (this.busy || this.closed) return;
+    if (this.busy || this.closed || this.held) return;
     if (!this.writing) return;
     void this.pump();
   }
@@ -97,9 +142,10 @@ export class DestinationPublisher {
       while (!this.closed && this.writing) {
         const batch = this.nextBatch();
         if (batch === undefined) break;
-        await this.send(batch.records);
+        if (batch.records.length > 0) await this.send(batch.records);
         if (this.closed) return;
         this.reader.commit(batch.lastOrdinal);
+        if (batch.lastAt !== undefined) this.position?.set(batch.lastAt);
       }
     } catch (error) {
       this.wiring.log('error', `kinesis destination ${this.destination.streamArn}: ${String(error)}`);
@@ -116,7 +162,9 @@ export class DestinationPublisher {
    * The next PutRecords batch from the reader's position: up to 500 records and 5 MiB, ending
    * before a second change of an item already in it (what is not taken is read again next time).
    */
-  private nextBatch(): { records: OutgoingRecord[]; lastOrdinal: number } | undefined {
+  private nextBatch():
+    | { records: OutgoingRecord[]; lastOrdinal: number; lastAt: number | undefined }
+    | undefined {
     const limit = Math.min(PUT_RECORDS_LIMITS.records, this.remaining());
     if (limit === 0) return undefined;
     const changes = this.reader.read(limit);
@@ -126,7 +174,13 @@ export class DestinationPublisher {
     const items = new Set<string>();
     let bytes = 0;
     let lastOrdinal = changes[0]!.ordinal - 1;
+    let lastAt: number | undefined;
     for (const { ordinal, event } of changes) {
+      if (this.writtenBefore !== undefined && event.at < this.writtenBefore) {
+        // Replayed from the log, and written by the run before the restart.
+        lastOrdinal = ordinal;
+        continue;
+      }
       if (items.has(event.itemKey)) {
         this.reader.seek(ordinal);
         break;
@@ -143,6 +197,7 @@ export class DestinationPublisher {
           `kinesis destination ${this.destination.streamArn}: a change of ${event.table.tableName} is ${size} bytes as a record, past Kinesis's 1 MiB; not written`,
         );
         lastOrdinal = ordinal;
+        lastAt = event.at;
         continue;
       }
       if (bytes + size > PUT_RECORDS_LIMITS.bytes) {
@@ -153,8 +208,9 @@ export class DestinationPublisher {
       bytes += size;
       records.push({ data, partitionKey });
       lastOrdinal = ordinal;
+      lastAt = event.at;
     }
-    return { records, lastOrdinal };
+    return { records, lastOrdinal, lastAt };
   }
 
   /** Writes every record, sending again those a PutRecords answer (or a failed call) did not take. */

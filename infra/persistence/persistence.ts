@@ -17,6 +17,7 @@ import { completeTransitions } from './lifecycle.js';
 import { logLogFailure, logRecovery, type PersistenceLogger } from './persistenceLog.js';
 import { type RecoveryReport, recover } from './recovery.js';
 import { ReplayableClock } from './replayableClock.js';
+import { redeliverAfterRecovery } from './replicationRecovery.js';
 import { SnapshotJob, type SnapshotResult } from './snapshotWriter.js';
 import { tableDefinition } from './tableCodec.js';
 import {
@@ -51,6 +52,8 @@ export interface PersistenceOptions {
    */
   readonly acceptDataLoss?: boolean;
   readonly logger?: PersistenceLogger;
+  /** Runs after the snapshot is loaded and before the log is replayed (`RecoveryOptions`). */
+  readonly beforeReplay?: () => void;
 }
 
 /** Why the data directory cannot keep changes any more, for the health check. */
@@ -210,7 +213,10 @@ export class Persistence {
         changeLog: this.changeLog,
         checkpoints: this.checkpointMap,
       },
-      { acceptDataLoss: this.options.acceptDataLoss === true },
+      {
+        acceptDataLoss: this.options.acceptDataLoss === true,
+        ...(this.options.beforeReplay === undefined ? {} : { beforeReplay: this.options.beforeReplay }),
+      },
     );
     logRecovery(this.logger, this.recovered);
     const { lastLsn, tail, snapshotLsn } = this.recovered;
@@ -232,6 +238,13 @@ export class Persistence {
     this.detach.push(this.engine.onCommit((event) => this.onCommit(event)));
     this.detach.push(this.engine.onTableChange((change) => this.onTableChange(change)));
     completeTransitions(this.engine);
+    // Replicated writes a kill cut short go out again, now that commits are logged.
+    const redelivered = redeliverAfterRecovery(this.engine);
+    if (redelivered > 0)
+      this.logger.info(
+        { deliveries: redelivered },
+        'global tables: replicated writes sent again after a restart',
+      );
     const interval = parseDuration(this.options.snapshotInterval ?? '1h');
     this.timer = setInterval(() => void this.snapshotQuietly(), interval);
     this.timer.unref();
@@ -301,6 +314,11 @@ export class Persistence {
       if (this.timer !== undefined) clearInterval(this.timer);
       try {
         await this.snapshotting?.catch(() => undefined);
+        // A clean stop delivers what waits for the replication lag, so the log holds it.
+        if (this.wal.failed === undefined) {
+          this.engine.replication.flush();
+          this.seal();
+        }
         if (this.options.snapshotOnClose !== false && this.wal.failed === undefined) await this.snapshot();
         this.seal();
         for (const detach of this.detach) detach();
@@ -399,7 +417,18 @@ export class Persistence {
     }
   }
 
+  /**
+   * Holds snapshots back while `held()` says so: changes a Kinesis destination has not written
+   * yet must stay in the log the next start replays (docs/kinesis-destinations.md §3.3).
+   */
+  holdSnapshotsWhile(held: () => boolean): void {
+    this.snapshotsHeld = held;
+  }
+
+  private snapshotsHeld: (() => boolean) | undefined;
+
   private async takeSnapshot(): Promise<SnapshotResult | undefined> {
+    if (this.snapshotsHeld?.() === true) return undefined;
     this.seal();
     const lsn = this.wal.appendedLsn;
     if (lsn === this.lastSnapshotLsn) return undefined;

@@ -6,6 +6,7 @@ import type { DataDirectory, LsnFile } from './dataDirectory.js';
 import { claimOf, type MarkClaim, readMark } from './durableMark.js';
 import { CorruptDataError, DataLossError, IncompleteDataError, type Leftover } from './errors.js';
 import { FrameReader } from './frameReader.js';
+import { restoreAllInsights } from './insightsCodec.js';
 import { bytesAfter, cutLog, damagedFolder, highestLsnAfter, type LogEnd, sizeOf } from './logDamage.js';
 import { rebuildIndexes, replayRecord } from './replay.js';
 import type { ReplayableClock } from './replayableClock.js';
@@ -78,6 +79,11 @@ export interface RecoveryOptions {
   readonly acceptDataLoss?: boolean;
   /** Change nothing on disk (`eddy data check`): report what a start would do. */
   readonly readOnly?: boolean;
+  /**
+   * Runs once the snapshot is loaded, before the log is replayed: what must see the replayed
+   * commits (a Kinesis destination's writer, docs/kinesis-destinations.md §3.3) registers here.
+   */
+  readonly beforeReplay?: () => void;
 }
 
 interface RecoveryTarget {
@@ -122,6 +128,7 @@ export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): 
     snapshotItems = loaded.items;
     snapshotRecords = loaded.records;
   }
+  options.beforeReplay?.();
   const segments = relevantSegments(directory, snapshotLsn);
   const read = replayLog(target, segments, snapshotLsn);
   const { lastLsn } = read;
@@ -149,6 +156,7 @@ export function recover(target: RecoveryTarget, options: RecoveryOptions = {}): 
       : undefined;
   rebuildIndexes(engine);
   linkReplicas(engine);
+  restoreAllInsights(engine);
   const last = segments.at(-1);
   const tail =
     last === undefined

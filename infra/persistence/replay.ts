@@ -8,6 +8,7 @@ import { StoredItem } from '../../core/store/storedItem.js';
 import type { Table } from '../../core/store/table.js';
 import { extractKey } from '../../core/validations/keys.js';
 import type { ReplayableClock } from './replayableClock.js';
+import { noteReplayedWrite } from './replicationRecovery.js';
 import { applyTableDefinition } from './tableCodec.js';
 import type { TokenEntry, WalRecord } from './walRecords.js';
 
@@ -39,6 +40,7 @@ export function replayRecord(target: ReplayTarget, record: WalRecord): void {
         write: itemWrite(write, region),
       }));
       clock.at(record.at, () => engine.commitAcross(region, entries, record.ttl ? TTL_PRINCIPAL : undefined));
+      for (const { table, write } of entries) noteReplayedWrite(table, write.key, record.lsn);
       rememberTokens(region, record.tokens);
       return;
     }

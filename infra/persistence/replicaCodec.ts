@@ -48,6 +48,11 @@ export function rememberReplicas(table: Table, definitions: readonly ReplicaDefi
   pending.set(table, definitions);
 }
 
+/** Whether a table read back was a member of a global table (its group is linked later). */
+export function rememberedAsReplica(table: Table): boolean {
+  return (pending.get(table)?.length ?? 0) > 1;
+}
+
 function settingsOf(definition: ReplicaDefinition): ReplicaSettings {
   const settings = newReplicaSettings(definition.status);
   settings.kmsMasterKeyId = definition.kmsMasterKeyId;

@@ -14,6 +14,7 @@ import type { Shard } from '../../streams/shard.js';
 import type { Stream, StreamState } from '../../streams/stream.js';
 import { BinaryWriter } from './binary.js';
 import { syncDirectory } from './dataDirectory.js';
+import { pendingReplicationOf } from './replicationRecovery.js';
 import { Section, SNAPSHOT_MAGIC, streamStateJson, writeEvent } from './snapshotFormat.js';
 import { type TableDefinition, tableDefinition } from './tableCodec.js';
 
@@ -128,7 +129,10 @@ export class SnapshotJob {
         tokens: JSON.stringify([...region.transactionTokens]),
       });
       for (const table of region.tables.values()) {
-        const dump = new TableDump(region.accountId, region.name, table, tableDefinition(table));
+        const dump = new TableDump(region.accountId, region.name, table, {
+          ...tableDefinition(table),
+          ...pendingReplicationOf(sources.engine, region.name, table),
+        });
         this.tables.push(dump);
         this.byTableId.set(table.tableId, dump);
       }

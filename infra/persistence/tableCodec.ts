@@ -1,5 +1,7 @@
+import { type SavedInsights, savedInsights } from '../../core/insights/contributorInsights.js';
 import type { KinesisDestination } from '../../core/kinesis/destinations.js';
 import { partitionScanKey } from '../../core/model/keyCodec.js';
+import { policyOf, type ResourcePolicy, restorePolicy } from '../../core/policies/resourcePolicies.js';
 import type { IndexEntry } from '../../core/store/indexEntry.js';
 import { ItemStore } from '../../core/store/itemStore.js';
 import type { Region } from '../../core/store/region.js';
@@ -21,7 +23,9 @@ import {
   type WarmThroughputState,
 } from '../../core/store/table.js';
 import { ExpiryIndex } from '../../core/ttl/expiryIndex.js';
+import { rememberInsights } from './insightsCodec.js';
 import { type ReplicaDefinition, rememberReplicas, replicaDefinitions } from './replicaCodec.js';
+import { rememberPendingReplication } from './replicationRecovery.js';
 
 /**
  * A table's definition as the log and snapshots keep it: every field of `Table` except its items
@@ -52,6 +56,15 @@ export interface TableDefinition {
   readonly kinesisDestinations?: KinesisDestination[];
   /** The members of its global table (`replicaCodec.ts`), when it is a replica of one. */
   readonly replicas?: ReplicaDefinition[];
+  /** Its resource-based policy, if any (absent in logs written before eddy kept it). */
+  readonly resourcePolicy?: ResourcePolicy;
+  /** Its Contributor Insights settings, table and GSIs (absent: none, or an older log). */
+  readonly contributorInsights?: SavedInsights[];
+  /**
+   * In snapshots only: the keys (as JSON attribute maps) of its writes still waiting to reach
+   * the other replicas when the snapshot was taken (`replicationRecovery.ts`).
+   */
+  readonly replicationPending?: string[];
 }
 
 export interface IndexDefinition {
@@ -140,6 +153,8 @@ export function tableDefinition(table: Table): TableDefinition {
     warmThroughput: table.warmThroughput,
     kinesisDestinations: table.kinesisDestinations,
     replicas: replicaDefinitions(table),
+    resourcePolicy: policyOf(table),
+    contributorInsights: savedInsights(table),
   });
 }
 
@@ -205,6 +220,9 @@ export function applyTableDefinition(region: Region, source: TableDefinition, wi
   table.kinesisDestinations = definition.kinesisDestinations ?? [];
   // Linked once recovery is over (`linkReplicas`): replayed commits are not replicated again.
   rememberReplicas(table, definition.replicas);
+  restorePolicy(table, definition.resourcePolicy);
+  rememberInsights(table, definition.contributorInsights);
+  rememberPendingReplication(table, definition.replicationPending);
   return table;
 }
 

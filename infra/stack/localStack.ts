@@ -162,9 +162,15 @@ export class LocalStack {
       options.dataDir === undefined
         ? undefined
         : BackupStore.open(engine, join(resolve(options.dataDir.path), 'backups'), logger);
+    // Kinesis writers gather what the log replays, and write what the last run had not
+    // (docs/kinesis-destinations.md §3.3).
+    if (options.dataDir !== undefined) kinesis?.hold();
     const persistence =
-      options.dataDir === undefined ? undefined : await openDataDir(engine, streams, options.dataDir, logger);
-    kinesis?.resume();
+      options.dataDir === undefined
+        ? undefined
+        : await openDataDir(engine, streams, options.dataDir, logger, () => kinesis?.register());
+    kinesis?.resume(persistence?.checkpoints);
+    if (kinesis !== undefined) persistence?.holdSnapshotsWhile(() => kinesis.hasUnsent());
     if (persistence !== undefined && backupStore !== undefined) {
       backupStore.recovered(persistence.recovery.snapshotLsn);
       persistence.onSnapshot((lsn) => backupStore.snapshotTaken(lsn));
@@ -506,7 +512,13 @@ export class LocalStack {
  * `dataDir`: takes the directory's lock and recovers the engine's state from it. The data
  * directory's code is loaded here, when a stack has one: a start without it does not compile it.
  */
-async function openDataDir(engine: Engine, streams: StreamsService, dataDir: DataDirOptions, logger: Logger) {
+async function openDataDir(
+  engine: Engine,
+  streams: StreamsService,
+  dataDir: DataDirOptions,
+  logger: Logger,
+  beforeReplay: () => void,
+) {
   const { Persistence } = await import('../persistence/persistence.js');
   return Persistence.open(engine, {
     dataDir: dataDir.path,
@@ -516,6 +528,7 @@ async function openDataDir(engine: Engine, streams: StreamsService, dataDir: Dat
     ...(dataDir.snapshotInterval === undefined ? {} : { snapshotInterval: dataDir.snapshotInterval }),
     acceptDataLoss: dataDir.acceptDataLoss === true,
     logger,
+    beforeReplay,
   });
 }
 

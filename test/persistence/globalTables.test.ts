@@ -1,3 +1,5 @@
+import { cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Host, openHost, s, tempDir } from './helpers.js';
 
@@ -71,5 +73,31 @@ describe.each([
     await again.engine.settled();
     expect(keys(again, WEST)).toEqual(['before', 'east', 'later', 'west']);
     await again.persistence.close();
+  });
+});
+
+describe('a global table write waiting for the lag when a snapshot is taken', () => {
+  it('reaches the other replica after a crash, from the snapshot (docs/global-tables.md §7)', async () => {
+    const host = await openHost(dir.path, { snapshotOnClose: false });
+    await makeGlobal(host);
+    host.engine.replication.pause();
+    host.engine.execute('PutItem', { TableName: 'Scores', Item: { pk: s('waiting') } });
+    await host.persistence.snapshot();
+    expect(keys(host, WEST)).not.toContain('waiting');
+
+    // A crash: the directory as the disk holds it now (every record fsynced), opened elsewhere.
+    const crashed = tempDir();
+    try {
+      cpSync(dir.path, crashed.path, { recursive: true });
+      rmSync(join(crashed.path, 'LOCK'), { force: true });
+      const again = await openHost(crashed.path, { start: host.clock.now(), snapshotOnClose: false });
+      expect(again.persistence.recovery.replayed).toBe(0);
+      await again.engine.settled();
+      expect(keys(again, WEST)).toEqual(['before', 'east', 'waiting', 'west']);
+      await again.persistence.close();
+    } finally {
+      await host.persistence.close();
+      crashed.remove();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { InsightsFigures } from '../../../core/insights/contributorInsights.js';
 import type { ResourceFigures } from '../../../core/throttling/metrics.js';
 import { METRICS_PATH } from '../../capacity/metricsService.js';
 import type { CliIo } from '../program.js';
@@ -15,7 +16,9 @@ const STATS_HELP = `
 Shows, per table and global secondary index of a running eddy, the capacity it consumed and the
 requests throttled (CloudWatch's ConsumedRead/WriteCapacityUnits and Read/WriteThrottleEvents),
 since start and in the last second, from eddy's /_eddy/metrics. Figures are kept while capacity
-is enforced (eddy serve --capacity enforce) or faults are injected (docs/capacity.md).
+is enforced (eddy serve --capacity enforce) or faults are injected (docs/capacity.md). Tables and
+indexes with Contributor Insights on also show their most accessed and most throttled partition
+keys (docs/contributor-insights-and-endpoints.md).
 
 Examples:
   eddy tables stats
@@ -38,8 +41,12 @@ export function addTablesCommand(program: Command, io: CliIo): Command {
         endpoint = serviceTarget(options, config).endpoint;
         const response = await fetch(new URL(METRICS_PATH, endpoint));
         if (!response.ok) throw new Error(`${endpoint} answered ${response.status} for ${METRICS_PATH}`);
-        const { Tables } = (await response.json()) as { Tables: ResourceFigures[] };
+        const { Tables, ContributorInsights } = (await response.json()) as {
+          Tables: ResourceFigures[];
+          ContributorInsights?: InsightsFigures[];
+        };
         printStats(io, Tables);
+        printInsights(io, ContributorInsights ?? []);
       } catch (error) {
         const wrapped = error instanceof UsageError ? error : new EndpointError(error, endpoint);
         io.printError(`eddy tables stats: ${wrapped.message}`);
@@ -47,6 +54,41 @@ export function addTablesCommand(program: Command, io: CliIo): Command {
       }
     });
   return tables;
+}
+
+/** Prints rows as columns padded to their widest cell. */
+function printRows(io: CliIo, rows: readonly string[][]): void {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  for (const row of rows)
+    io.print(
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    );
+}
+
+/**
+ * The most accessed and most throttled partition keys of every table and GSI with Contributor
+ * Insights on (docs/contributor-insights-and-endpoints.md §2.3): what the CloudWatch rules'
+ * reports show, from eddy's own traffic.
+ */
+function printInsights(io: CliIo, figures: readonly InsightsFigures[]): void {
+  if (figures.length === 0) return;
+  const keys = (counts: readonly { key: string; count: number }[]) =>
+    counts.length === 0 ? '-' : counts.map((entry) => `${entry.key} (${entry.count})`).join(', ');
+  io.print('');
+  io.print('Contributor Insights: most accessed and most throttled partition keys (top 10)');
+  printRows(io, [
+    ['TABLE', 'INDEX', 'STATUS', 'MOST ACCESSED', 'MOST THROTTLED'],
+    ...figures.map((entry) => [
+      entry.table,
+      entry.index ?? '-',
+      entry.status,
+      keys(entry.mostAccessedKeys),
+      keys(entry.mostThrottledKeys),
+    ]),
+  ]);
 }
 
 function printStats(io: CliIo, figures: readonly ResourceFigures[]): void {
@@ -67,12 +109,5 @@ function printStats(io: CliIo, figures: readonly ResourceFigures[]): void {
       `${units(entry.readUnitsLastSecond)}/${units(entry.writeUnitsLastSecond)}`,
     ]),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows)
-    io.print(
-      row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join('  ')
-        .trimEnd(),
-    );
+  printRows(io, rows);
 }

@@ -193,7 +193,7 @@ describe('UpdateTable ReplicaUpdates over HTTP', () => {
     ).rejects.toMatchObject({
       name: 'ValidationException',
       message:
-        'One or more parameter values were invalid: ReplicaUpdates must be the only operation in the request',
+        'One or more parameter values were invalid: Replica modification must be the only operation in the request',
     });
     await eddy.client.send(
       new CreateTableCommand({

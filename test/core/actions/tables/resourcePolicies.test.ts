@@ -146,11 +146,85 @@ describe('resource-based policies', () => {
     expect(got.Policy).toBe(policy('dynamodb:GetItem'));
   });
 
-  it('refuses a document that is not a JSON policy or passes 20 KB', async () => {
-    expect(await failure(put('not json'))).toMatchObject({ name: 'ValidationException' });
-    expect(await failure(put('{"Version":"2012-10-17"}'))).toMatchObject({ name: 'ValidationException' });
-    const padded = JSON.stringify({ Statement: [], Sid: 'x'.repeat(20 * 1024) });
-    expect(await failure(put(padded))).toMatchObject({ name: 'ValidationException' });
+  // The texts DynamoDB answered in the ack-api-quirks lab, 2026-10-09: its ValidationException
+  // catalogue (DDB-TABLE-442) and its degenerate inputs ('', '[]', 'null', '{}', Statement [] and
+  // [{}], DDB-TABLE-457).
+  const INVALID = 'One or more parameter values were invalid: ';
+  const statement = (fields: Record<string, unknown>) =>
+    JSON.stringify({ Version: '2012-10-17', Statement: [fields] });
+  it.each([
+    ['an empty text', '', `${INVALID}Invalid policy document: This policy contains invalid Json`],
+    ['a JSON list', '[]', `${INVALID}Invalid policy document: This policy contains invalid Json`],
+    [
+      'text that is not JSON',
+      'not json',
+      `${INVALID}Invalid policy document: This policy contains invalid Json`,
+    ],
+    ['null', 'null', `${INVALID}Invalid policy document: This text appears not to be a policy`],
+    ['an empty object', '{}', `${INVALID}Invalid policy document: Syntax error at position (1,3)`],
+    [
+      'an empty Statement',
+      '{"Version":"2012-10-17","Statement":[]}',
+      `${INVALID}Invalid policy document: Could not parse the policy: Statement is empty!`,
+    ],
+    [
+      'a statement without Effect',
+      statement({}),
+      `${INVALID}Invalid policy document: Missing required field Effect`,
+    ],
+    [
+      'a statement without Resource',
+      statement({ Effect: 'Allow', Principal: { AWS: '000000000000' }, Action: 'dynamodb:GetItem' }),
+      `${INVALID}Invalid policy document: Missing required field Resource`,
+    ],
+    [
+      'two statements with one Sid',
+      JSON.stringify({
+        Statement: [
+          {
+            Sid: 'a',
+            Effect: 'Allow',
+            Principal: { AWS: '000000000000' },
+            Action: 'dynamodb:GetItem',
+            Resource: '*',
+          },
+          {
+            Sid: 'a',
+            Effect: 'Deny',
+            Principal: { AWS: '000000000000' },
+            Action: 'dynamodb:PutItem',
+            Resource: '*',
+          },
+        ],
+      }),
+      `${INVALID}Invalid policy document: The Statement Ids in the policy are not unique`,
+    ],
+    [
+      'a statement allowing everyone without a condition',
+      statement({ Effect: 'Allow', Principal: '*', Action: 'dynamodb:GetItem', Resource: '*' }),
+      'Resource-based policy grants unbounded access in one or more elements. Please revise the policy to ensure least-privilege form of access',
+    ],
+    [
+      'a document over 20 KB',
+      JSON.stringify({ Statement: [], Sid: 'x'.repeat(20 * 1024) }),
+      `${INVALID}Maximum policy size of 20480 bytes exceeded`,
+    ],
+  ])('refuses %s with the service’s text', async (_case, document, message) => {
+    expect(await failure(put(document))).toEqual({ name: 'ValidationException', message });
+    await expect(eddy.client.send(new GetResourcePolicyCommand({ ResourceArn: ARN }))).rejects.toMatchObject({
+      name: 'PolicyNotFoundException',
+    });
+  });
+
+  it('takes a statement allowing everyone under a condition', async () => {
+    const conditioned = statement({
+      Effect: 'Allow',
+      Principal: { AWS: '*' },
+      Action: 'dynamodb:GetItem',
+      Resource: '*',
+      Condition: { StringEquals: { 'aws:PrincipalOrgID': 'o-abc' } },
+    });
+    expect((await put(conditioned)).RevisionId).toBeDefined();
   });
 
   it("answers AccessDeniedException for another account's table, as the tagging operations do", async () => {
