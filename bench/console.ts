@@ -345,6 +345,10 @@ async function instructionCounts(): Promise<void> {
           '--tool=callgrind',
           `--callgrind-out-file=${out}`,
           process.execPath,
+          // V8's marking and compiling on the main thread, in order: on background threads they
+          // fell in or out of the counted window by chance (470-741 M instructions of marking
+          // in the same case, docs/console.md "Performance").
+          '--single-threaded',
           bundle,
           'count',
           mode,
