@@ -156,7 +156,8 @@ function chargeCosts(offRates: { get: number; put: number }): Row[] {
     return best;
   };
   const step = cost(() => {});
-  const read = cost((hashKey) => engine.capacity.read(table, { units: 0.5, hashKey })) - step;
+  // GetItem's charge: `readItem`, with no charge object (docs/capacity.md §9).
+  const read = cost((hashKey) => engine.capacity.readItem(table, 0.5, hashKey)) - step;
   const write = cost((hashKey) => engine.capacity.write(table, { units: 1, hashKey })) - step;
   // A request's CPU time with capacity off is 1e9 / its rate in ns; the charge adds `cost` to it.
   const ratio = (cost: number, rate: number) => 1e9 / rate / (1e9 / rate + cost);

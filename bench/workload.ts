@@ -24,31 +24,36 @@
  * BENCH_WORKLOAD_CONFIGS (configurations, e.g. `none,gsi1`), BENCH_WORKLOAD_C (`1,16`),
  * BENCH_WORKLOAD_DYNALITE=0 (no dynalite), BENCH_WORKLOAD_PROFILE=<server> (e.g. `eddy gsi1`: its
  * CPU profile of each measured load, into dist/bench/profiles/<engine>-<configuration>/).
+ * BENCH_WORKLOAD_INSTRUCTIONS=1: instructions per request under callgrind instead of wall time
+ * (bench/workloadInstructions.ts).
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleBench, PROJECT_ROOT, THROUGH_TSX, TSX_LOADER } from './bundle.js';
-import { jsonRequest, type LoadResult, runLoad, sendCount } from './loadGenerator.js';
+import { bundleBench, PROJECT_ROOT, THROUGH_TSX } from './bundle.js';
+import { type LoadResult, runLoad } from './loadGenerator.js';
 import { percentile } from './support.js';
 import {
   CONFIGURATION_TITLES,
   CONFIGURATIONS,
   type Configuration,
-  createTableInput,
   DYNALITE_CONFIGURATIONS,
   DYNALITE_PEER,
-  NOOP_HANDLER,
-  OVERWRITTEN,
-  projectConfig,
   template,
-  Values,
   WORKLOAD_TITLES,
   WORKLOADS,
   type Workload,
 } from './workloadCases.js';
+import { runInstructions } from './workloadInstructions.js';
+import {
+  ask,
+  type Engine,
+  profileDirectory,
+  startTarget,
+  stopTargets,
+  type Target,
+} from './workloadServers.js';
 import type { Deliveries, TargetSamples } from './workloadTarget.js';
 
 const list = (name: string, fallback: readonly string[]) =>
@@ -63,16 +68,8 @@ const WITH_DYNALITE = process.env.BENCH_WORKLOAD_DYNALITE !== '0';
 /** dynalite is measured at 16 clients only: the targets compare it there. */
 const DYNALITE_CONCURRENCY = 16;
 const PROFILED = process.env.BENCH_WORKLOAD_PROFILE;
-
-interface Target {
-  readonly name: string;
-  readonly engine: 'eddy' | 'dynalite';
-  readonly configuration: Configuration;
-  readonly child: ChildProcess;
-  readonly port: number;
-  readonly values: Values;
-  rssBytes?: number;
-}
+const profiled = (engine: Engine, configuration: Configuration) =>
+  `${engine} ${configuration}` === PROFILED ? { profile: profileDirectory(engine, configuration) } : {};
 
 /** One measurement of one case on one target. */
 interface Measured {
@@ -82,86 +79,6 @@ interface Measured {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly samples: TargetSamples | undefined;
-}
-
-/** Asks a target something over IPC and waits for the answer carrying `field`. */
-function ask<T>(child: ChildProcess, message: string, field: string): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (answer: unknown) => {
-      if (typeof answer === 'object' && answer !== null && field in answer) {
-        child.off('message', listener);
-        resolve((answer as Record<string, T>)[field]!);
-      }
-    };
-    child.on('message', listener);
-    child.send(message);
-  });
-}
-
-async function startTarget(
-  bundle: string,
-  engine: 'eddy' | 'dynalite',
-  configuration: Configuration,
-  project: string,
-): Promise<Target> {
-  const args: string[] = [engine];
-  if (engine === 'eddy') {
-    const directory = join(project, configuration);
-    mkdirSync(directory, { recursive: true });
-    writeFileSync(join(directory, 'noop.mjs'), NOOP_HANDLER);
-    writeFileSync(join(directory, 'eddy.config.json'), JSON.stringify(projectConfig(configuration), null, 2));
-    args.push(join(directory, 'eddy.config.json'));
-  }
-  if (PROFILED !== undefined && `${engine} ${configuration}` === PROFILED)
-    args.push(`--profile=${join(PROJECT_ROOT, 'dist', 'bench', 'profiles', `${engine}-${configuration}`)}`);
-  const execArgv = THROUGH_TSX ? ['--import', TSX_LOADER] : [];
-  const child = fork(bundle, args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message) => resolve((message as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`${engine} ${configuration} exited with ${code}`)));
-  });
-  const target: Target = {
-    name: `${engine} ${configuration}`,
-    engine,
-    configuration,
-    child,
-    port,
-    values: new Values(),
-  };
-  if (engine === 'dynalite') {
-    await request(port, 'CreateTable', createTableInput(configuration));
-    // dynalite makes tables ACTIVE on a timer even with createTableMs 0.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  await preload(target);
-  return target;
-}
-
-/** One request (setup). */
-async function request(port: number, operation: string, body: object): Promise<void> {
-  const bytes = jsonRequest(port, operation, JSON.stringify(body));
-  const failures = await sendCount({
-    port,
-    concurrency: 1,
-    template: () => bytes,
-    values: () => [],
-    count: 1,
-  });
-  if (failures > 0) throw new Error(`${operation} failed during setup`);
-}
-
-/** Writes the 2 × 10,000 items the overwrites rewrite (not measured). */
-async function preload(target: Target): Promise<void> {
-  const base = template('preload', target.port);
-  const failures = await sendCount({
-    port: target.port,
-    concurrency: 8,
-    template: () => ({ bytes: Buffer.from(base.bytes), fields: base.fields }),
-    values: Values.preload,
-    count: 2 * OVERWRITTEN,
-  });
-  if (failures > 0) throw new Error(`${target.name}: ${failures} preload writes failed`);
-  await ask(target.child, 'settle', 'settled');
 }
 
 async function measure(target: Target, workload: Workload, concurrency: number): Promise<Measured> {
@@ -381,26 +298,31 @@ export async function run(): Promise<void> {
   const targets: Target[] = [];
   try {
     for (const configuration of CONFIGURATION_LIST)
-      targets.push(await startTarget(bundle, 'eddy', configuration, project));
+      targets.push(
+        await startTarget(bundle, 'eddy', configuration, project, profiled('eddy', configuration)),
+      );
     if (WITH_DYNALITE)
       for (const configuration of DYNALITE_CONFIGURATIONS)
         if (CONFIGURATION_LIST.includes(configuration))
-          targets.push(await startTarget(bundle, 'dynalite', configuration, project));
+          targets.push(
+            await startTarget(
+              bundle,
+              'dynalite',
+              configuration,
+              project,
+              profiled('dynalite', configuration),
+            ),
+          );
     console.log(`servers ready (load average ${loadavg()[0]!.toFixed(1)})`);
     const results = await measureInTurns(targets);
     report(results, targets);
   } finally {
-    await Promise.all(
-      targets.map(
-        (target) =>
-          new Promise<void>((resolve) => {
-            target.child.once('exit', () => resolve());
-            target.child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopTargets(targets);
     rmSync(project, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await run();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.env.BENCH_WORKLOAD_INSTRUCTIONS === '1') await runInstructions();
+  else await run();
+}

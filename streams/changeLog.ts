@@ -3,6 +3,7 @@ import { parseDuration } from '../core/clock.js';
 import type { Table } from '../core/store/table.js';
 import type { ChangeSource } from './changeSource.js';
 import type { InternalFeed } from './internalFeed.js';
+import { ShardReaders } from './shardReaders.js';
 import type { Stream, StreamSettings } from './stream.js';
 import { type StreamRegistry, TableLog } from './tableLog.js';
 
@@ -46,6 +47,8 @@ const attached = new WeakMap<ChangeSource, ChangeLog>();
 export class ChangeLog implements StreamRegistry {
   readonly settings: StreamSettings;
   readonly iteratorLifetimeMs: number;
+  /** Who reads each shard, for the simultaneous-reader limit (docs/capacity.md §5.1). */
+  readonly readers: ShardReaders;
   private readonly tables = new Map<string, TableLog>();
   private readonly streams = new Map<string, Stream>();
   private readonly detach: () => void;
@@ -74,6 +77,7 @@ export class ChangeLog implements StreamRegistry {
       retentionMs: positive(options.retention ?? '24h', 'retention'),
     };
     this.iteratorLifetimeMs = positive(options.iteratorLifetime ?? '15m', 'iteratorLifetime');
+    this.readers = new ShardReaders(source);
     this.detach = source.onCommit((event) => this.onCommit(event));
     this.detachTables = source.onTableChange?.(() => this.reconcile()) ?? (() => {});
   }
@@ -85,6 +89,7 @@ export class ChangeLog implements StreamRegistry {
   reset(): void {
     this.tables.clear();
     this.streams.clear();
+    this.readers.clear();
   }
 
   private closeListeners = new Set<() => void>();

@@ -1,6 +1,7 @@
 import type { ChangeListener } from '../core/changeEvent.js';
 import type { Clock } from '../core/clock.js';
 import type { Region } from '../core/store/region.js';
+import type { Table } from '../core/store/table.js';
 
 /**
  * What `streams/` needs from the engine (docs/architecture.md §1.2): the commit port, the one
@@ -22,6 +23,11 @@ export interface ChangeSource {
    * without waiting for a write. Optional: without it, every read reconciles first.
    */
   onTableChange?(listener: () => void): () => void;
+  /**
+   * Whether capacity is enforced on a table (the engine's capacity governor): shard readers are
+   * limited only then (docs/capacity.md §5.1). Optional: without it, never.
+   */
+  readonly capacity?: { enforces(table: Table): boolean };
   /** The tables of one account and region. */
   region(accountId?: string, regionName?: string): Region;
 }

@@ -118,7 +118,7 @@ function readItem(
   const stored = table.items.get(key.hashKey, key.rangeKey);
   const units = readUnits(stored?.size ?? 0, request.ConsistentRead === true);
   // Charged as its GetItem; throttled, the statement answers an Error (docs/capacity.md §5).
-  if (context.engine.capacity.active) context.engine.capacity.read(table, { units, hashKey: key.hashKey });
+  if (context.engine.capacity.active) context.engine.capacity.readItem(table, units, key.hashKey);
   charge(table, units);
   const response: Record<string, unknown> = { TableName: table.name };
   if (stored !== undefined) response.Item = projection ? projection.apply(stored.decode()) : stored;

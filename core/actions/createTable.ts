@@ -69,7 +69,7 @@ export const createTable = defineOperation<CreateTableInput, Record<string, unkn
 
     if (input.ResourcePolicy !== undefined) putPolicy(table, input.ResourcePolicy, table.createdAt);
     region.tables.set(table.name, table);
-    const response = { TableDescription: describeTable(table) };
+    const response = { TableDescription: describeTable(table, engine.clock.now()) };
     afterTransientDelay(
       engine,
       table,

@@ -28,7 +28,8 @@ export const deleteTable = defineOperation<DeleteTableInput, Record<string, unkn
     // detail-free text (recorded 2026, DDB-TABLE-444; docs/global-tables.md §2.3).
     if (table.replication !== undefined && table.status !== 'ACTIVE')
       throw new ResourceInUseException(GlobalTableBusyMessages.inUse);
-    if (table.status === 'DELETING') return { TableDescription: describeDeletedTable(table) };
+    if (table.status === 'DELETING')
+      return { TableDescription: describeDeletedTable(table, engine.clock.now()) };
     if (table.status === 'CREATING')
       throw new ResourceInUseException(TableMessages.inUse(`Table is being created: ${table.name}`));
     if (table.status === 'UPDATING')
@@ -47,7 +48,7 @@ export const deleteTable = defineOperation<DeleteTableInput, Record<string, unkn
     const member = group?.member(region.name);
     if (member !== undefined) member.settings.status = 'DELETING';
     cancelTransitions(engine, table);
-    const response = { TableDescription: describeDeletedTable(table) };
+    const response = { TableDescription: describeDeletedTable(table, engine.clock.now()) };
     afterTransientDelay(
       engine,
       table,

@@ -3,7 +3,6 @@ import { defineOperation } from '../operation.js';
 import { type DescribeTableInput, describeTableShape } from '../validations/describeTable.js';
 import { TableMessages } from '../validations/tableSchema.js';
 import { describeTable as tableDescription } from './tableDescription.js';
-import { rollDecreaseDays } from './throughputDecreases.js';
 
 /**
  * DescribeTable: the table's description in whatever state it is (CREATING and DELETING
@@ -18,8 +17,6 @@ export const describeTable = defineOperation<DescribeTableInput, Record<string, 
     const table = region.tables.get(input.TableName);
     if (table === undefined)
       throw new ResourceNotFoundException(TableMessages.tableNotFound(input.TableName));
-    // NumberOfDecreasesToday goes back to 0 at 00:00 UTC (docs/capacity.md §2.3).
-    rollDecreaseDays(table, engine.clock.now());
-    return { Table: tableDescription(table) };
+    return { Table: tableDescription(table, engine.clock.now()) };
   },
 });

@@ -29,7 +29,7 @@ export const getItem = defineOperation({
     if (stored !== undefined)
       output.Item = prepared.projection ? prepared.projection.apply(stored.decode()) : stored;
     const units = readUnits(stored?.size ?? 0, input.ConsistentRead === true);
-    if (context.engine.capacity.active) context.engine.capacity.read(table, { units, hashKey: key.hashKey });
+    if (context.engine.capacity.active) context.engine.capacity.readItem(table, units, key.hashKey);
     return withOptional(
       output,
       'ConsumedCapacity',

@@ -19,7 +19,7 @@ import {
 import type { UpdateGlobalIndexInput, UpdateTableInput } from '../validations/updateTable.js';
 import { markIndexActive, removeIndex } from './tableLifecycle.js';
 import { newGlobalIndex, onDemandOf, throughputOf, warmOf, zeroThroughput } from './tableSettings.js';
-import { rollDecreaseDay } from './throughputDecreases.js';
+import { carriedDecreases, countDecrease } from './throughputDecreases.js';
 
 /**
  * UpdateTable's GlobalSecondaryIndexUpdates against the table (docs/dynamodb.md §3.3.2–§3.3.5): every entry
@@ -228,19 +228,16 @@ export function beginThroughputChange(
     requested.ReadCapacityUnits < state.readCapacityUnits ||
     requested.WriteCapacityUnits < state.writeCapacityUnits;
   const at = now();
-  // Yesterday's decreases stop counting before this one is dated (docs/capacity.md §2.3).
-  rollDecreaseDay(state, at);
   if (increase) state.lastIncreaseDateTime = at;
   if (decrease) state.lastDecreaseDateTime = at;
   return () => {
     const done = now();
-    rollDecreaseDay(state, done);
     state.readCapacityUnits = requested.ReadCapacityUnits;
     state.writeCapacityUnits = requested.WriteCapacityUnits;
     if (increase) state.lastIncreaseDateTime = done;
     if (decrease) {
       state.lastDecreaseDateTime = done;
-      state.numberOfDecreasesToday++;
+      countDecrease(state, done);
     }
   };
 }
@@ -295,7 +292,7 @@ export function applyGlobalIndexUpdates(
       if (billing === 'toProvisioned') {
         index.throughput = {
           ...throughputOf(throughput),
-          numberOfDecreasesToday: index.throughput!.numberOfDecreasesToday,
+          ...carriedDecreases(index.throughput),
         };
       } else {
         completions.push(beginThroughputChange(index.throughput!, throughput, now));
@@ -311,7 +308,7 @@ export function applyGlobalIndexUpdates(
     for (const index of table.globalSecondaryIndexes.values()) {
       if (index.status !== 'ACTIVE') continue;
       index.status = 'UPDATING';
-      index.throughput = zeroThroughput(index.throughput?.numberOfDecreasesToday ?? 0);
+      index.throughput = zeroThroughput(index.throughput);
       completions.push(() => settle(index));
     }
   }

@@ -54,7 +54,8 @@ export const importTable = defineOperation<ImportTableInput, Record<string, unkn
       InputCompressionType: compression,
       TableCreationParameters: structuredClone(parameters),
       StartTime: now / 1000,
-      ProcessedSizeBytes: 0,
+      // No ProcessedSizeBytes until the import has read something, and counters that stay 0
+      // until it ends (measured against AWS: docs/backups.md §4.3).
       ProcessedItemCount: 0,
       ImportedItemCount: 0,
     };
@@ -102,6 +103,7 @@ export const importTable = defineOperation<ImportTableInput, Record<string, unkn
               },
             }),
         keyTypes,
+        tableKeys: table.keySchema.map((element) => element.AttributeName),
       }),
     );
     protection.changed();

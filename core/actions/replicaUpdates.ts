@@ -89,7 +89,7 @@ function createReplica(
   // The answer shows the table UPDATING without the new entry: it appears while the replica is
   // made (recorded 2026, docs/global-tables.md §2.1).
   table.status = 'UPDATING';
-  const response = { TableDescription: describeTable(table) };
+  const response = { TableDescription: describeTable(table, engine.clock.now()) };
   const replica = addReplica(engine, region, table, targetRegion, input, 'CREATING');
   const member = table.replication!.member(target)!;
   afterTransientDelay(
@@ -267,7 +267,7 @@ function deleteReplica(
   table.status = 'UPDATING';
   member.settings.status = 'DELETING';
   member.table.status = 'DELETING';
-  const response = { TableDescription: describeTable(table) };
+  const response = { TableDescription: describeTable(table, engine.clock.now()) };
   afterTransientDelay(
     engine,
     table,
@@ -313,7 +313,7 @@ function updateReplicas(
     member.settings.status = 'UPDATING';
     applyOverrides(member.settings, update);
   }
-  const response = { TableDescription: describeTable(table) };
+  const response = { TableDescription: describeTable(table, engine.clock.now()) };
   afterTransientDelay(
     engine,
     table,

@@ -9,6 +9,7 @@ import type {
   WarmThroughputState,
 } from '../store/table.js';
 import { replicaMembers } from './replicaDescription.js';
+import { decreasesToday } from './throughputDecreases.js';
 
 /**
  * The `TableDescription` of CreateTable, DescribeTable, UpdateTable and DeleteTable
@@ -26,13 +27,14 @@ export function epochSeconds(ms: number): number {
   return ms / 1000;
 }
 
-function throughputDescription(throughput: ThroughputState): Record<string, unknown> {
+/** `now` dates NumberOfDecreasesToday, which goes back to 0 at 00:00 UTC (docs/capacity.md §2.3). */
+function throughputDescription(throughput: ThroughputState, now: number): Record<string, unknown> {
   const description: Record<string, unknown> = {};
   if (throughput.lastIncreaseDateTime !== undefined)
     description.LastIncreaseDateTime = epochSeconds(throughput.lastIncreaseDateTime);
   if (throughput.lastDecreaseDateTime !== undefined)
     description.LastDecreaseDateTime = epochSeconds(throughput.lastDecreaseDateTime);
-  description.NumberOfDecreasesToday = throughput.numberOfDecreasesToday;
+  description.NumberOfDecreasesToday = decreasesToday(throughput, now);
   description.ReadCapacityUnits = throughput.readCapacityUnits;
   description.WriteCapacityUnits = throughput.writeCapacityUnits;
   return description;
@@ -85,7 +87,7 @@ function localIndexDescription(index: SecondaryIndex): Record<string, unknown> {
   };
 }
 
-function globalIndexDescription(index: SecondaryIndex): Record<string, unknown> {
+function globalIndexDescription(index: SecondaryIndex, now: number): Record<string, unknown> {
   const description: Record<string, unknown> = {
     IndexName: index.name,
     KeySchema: keySchemaCopy(index),
@@ -94,7 +96,7 @@ function globalIndexDescription(index: SecondaryIndex): Record<string, unknown> 
   };
   // Backfilling appears only while an index added by UpdateTable is being filled (docs/dynamodb.md §3.2.3).
   if (index.backfilling) description.Backfilling = true;
-  description.ProvisionedThroughput = throughputDescription(index.throughput ?? ON_DEMAND_ZERO);
+  description.ProvisionedThroughput = throughputDescription(index.throughput ?? ON_DEMAND_ZERO, now);
   description.IndexSizeBytes = indexSizeBytes(index);
   description.ItemCount = index.items.size;
   description.IndexArn = index.arn;
@@ -137,7 +139,7 @@ function streamMembers(table: Table, description: Record<string, unknown>): void
 }
 
 /** The full TableDescription (CreateTable, DescribeTable, UpdateTable). */
-export function describeTable(table: Table): Record<string, unknown> {
+export function describeTable(table: Table, now: number): Record<string, unknown> {
   const description: Record<string, unknown> = {
     AttributeDefinitions: table.attributeDefinitions.map((definition) => ({
       AttributeName: definition.AttributeName,
@@ -147,7 +149,7 @@ export function describeTable(table: Table): Record<string, unknown> {
     KeySchema: keySchemaCopy(table),
     TableStatus: table.status,
     CreationDateTime: epochSeconds(table.createdAt),
-    ProvisionedThroughput: throughputDescription(table.throughput),
+    ProvisionedThroughput: throughputDescription(table.throughput, now),
     TableSizeBytes: table.items.bytes,
     ItemCount: table.items.size,
     TableArn: table.arn,
@@ -157,8 +159,8 @@ export function describeTable(table: Table): Record<string, unknown> {
   if (table.localSecondaryIndexes.size > 0)
     description.LocalSecondaryIndexes = [...table.localSecondaryIndexes.values()].map(localIndexDescription);
   if (table.globalSecondaryIndexes.size > 0)
-    description.GlobalSecondaryIndexes = [...table.globalSecondaryIndexes.values()].map(
-      globalIndexDescription,
+    description.GlobalSecondaryIndexes = [...table.globalSecondaryIndexes.values()].map((index) =>
+      globalIndexDescription(index, now),
     );
   streamMembers(table, description);
   const restoreSummary = restoreSummaryOf(table);
@@ -183,7 +185,7 @@ export function describeTable(table: Table): Record<string, unknown> {
  * DeleteTable's TableDescription: status and counters, no schema, creation time or index lists,
  * and the stream members of a table with a stream (docs/dynamodb.md §3.4.1).
  */
-export function describeDeletedTable(table: Table): Record<string, unknown> {
+export function describeDeletedTable(table: Table, now: number): Record<string, unknown> {
   const description: Record<string, unknown> = {
     TableName: table.name,
     TableStatus: table.status,
@@ -191,7 +193,7 @@ export function describeDeletedTable(table: Table): Record<string, unknown> {
     TableArn: table.arn,
     ItemCount: table.items.size,
     TableSizeBytes: table.items.bytes,
-    ProvisionedThroughput: throughputDescription(table.throughput),
+    ProvisionedThroughput: throughputDescription(table.throughput, now),
   };
   billingSummaries(table, description);
   delete description.TableThroughputModeSummary;

@@ -28,6 +28,7 @@ import type {
   ThroughputInput,
   WarmThroughputInput,
 } from '../validations/tableSchema.js';
+import { carriedDecreases } from './throughputDecreases.js';
 
 /** Builders from validated request members to table state, shared by CreateTable and UpdateTable. */
 
@@ -45,8 +46,8 @@ export function projectionOf(projection: ProjectionInput): Projection {
 }
 
 /** On-demand tables and their GSIs describe 0/0 throughput (docs/dynamodb.md §3.1.9). */
-export function zeroThroughput(numberOfDecreasesToday = 0): ThroughputState {
-  return { readCapacityUnits: 0, writeCapacityUnits: 0, numberOfDecreasesToday };
+export function zeroThroughput(previous?: ThroughputState): ThroughputState {
+  return { readCapacityUnits: 0, writeCapacityUnits: 0, ...carriedDecreases(previous) };
 }
 
 export function throughputOf(throughput: ThroughputInput | undefined): ThroughputState {

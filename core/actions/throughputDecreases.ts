@@ -1,5 +1,5 @@
 import { LimitExceededException } from '../errors/index.js';
-import type { Table, ThroughputState } from '../store/table.js';
+import type { ThroughputState } from '../store/table.js';
 
 /**
  * The daily limit on provisioned-throughput decreases (docs/capacity.md §2.3), per table and per
@@ -26,17 +26,40 @@ function utcDay(ms: number): number {
   return Math.floor(ms / DAY_MS);
 }
 
-/** Today's count: decreases made on an earlier UTC day no longer count (DDB-TABLE-185). */
-export function rollDecreaseDay(state: ThroughputState, now: number): void {
-  if (state.lastDecreaseDateTime !== undefined && utcDay(state.lastDecreaseDateTime) < utcDay(now))
-    state.numberOfDecreasesToday = 0;
+/**
+ * Today's count, derived from the clock: the stored count belongs to the UTC day it was counted
+ * on (`decreasesDay`), and reads as 0 on any later day (DDB-TABLE-185). Nothing resets it, so
+ * DescribeTable, UpdateTable and the limit check all see the same figure at the same instant,
+ * whichever ran first. A state from before `decreasesDay` existed dates its count by
+ * `lastDecreaseDateTime`.
+ */
+export function decreasesToday(state: ThroughputState, now: number): number {
+  const count = state.numberOfDecreasesToday;
+  if (count === 0) return 0;
+  const day = countDay(state);
+  return day === undefined || day >= utcDay(now) ? count : 0;
 }
 
-/** The table's and its GSIs' counters, as of now (DescribeTable, UpdateTable). */
-export function rollDecreaseDays(table: Table, now: number): void {
-  rollDecreaseDay(table.throughput, now);
-  for (const index of table.globalSecondaryIndexes.values())
-    if (index.throughput !== undefined) rollDecreaseDay(index.throughput, now);
+function countDay(state: ThroughputState): number | undefined {
+  const last = state.lastDecreaseDateTime;
+  return state.decreasesDay ?? (last === undefined ? undefined : utcDay(last));
+}
+
+/** The count and its day, carried over when a state is replaced (a billing-mode switch). */
+export function carriedDecreases(
+  state: ThroughputState | undefined,
+): Pick<ThroughputState, 'numberOfDecreasesToday' | 'decreasesDay'> {
+  if (state === undefined) return { numberOfDecreasesToday: 0 };
+  const day = countDay(state);
+  return day === undefined
+    ? { numberOfDecreasesToday: state.numberOfDecreasesToday }
+    : { numberOfDecreasesToday: state.numberOfDecreasesToday, decreasesDay: day };
+}
+
+/** Counts one applied decrease, on the UTC day it was applied (docs/capacity.md §2.3). */
+export function countDecrease(state: ThroughputState, at: number): void {
+  state.numberOfDecreasesToday = decreasesToday(state, at) + 1;
+  state.decreasesDay = utcDay(at);
 }
 
 /** Whether a requested throughput lowers either unit. */
@@ -57,8 +80,7 @@ export function isDecrease(
  * -326).
  */
 export function checkDecreaseAllowed(state: ThroughputState, now: number): void {
-  rollDecreaseDay(state, now);
-  const count = state.numberOfDecreasesToday;
+  const count = decreasesToday(state, now);
   const last = state.lastDecreaseDateTime;
   if (count < DecreaseLimits.freeDecreases || last === undefined) return;
   if (now - last >= DecreaseLimits.spacingMs) return;

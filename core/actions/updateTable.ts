@@ -30,7 +30,7 @@ import { applyReplicaUpdates } from './replicaUpdates.js';
 import { describeTable } from './tableDescription.js';
 import { afterTransientDelay, markTableActive } from './tableLifecycle.js';
 import { onDemandOf, sseOf, startStream, warmOf, zeroThroughput } from './tableSettings.js';
-import { checkDecreaseAllowed, isDecrease, rollDecreaseDays } from './throughputDecreases.js';
+import { carriedDecreases, checkDecreaseAllowed, isDecrease } from './throughputDecreases.js';
 
 /**
  * UpdateTable (docs/dynamodb.md §3.3): billing mode, throughput, stream, encryption, table class, deletion
@@ -75,7 +75,6 @@ function updatableTable(region: Region, name: string, replicaAction: boolean): T
  * whole call (docs/capacity.md §2.3).
  */
 function checkDecreases(table: Table, input: UpdateTableInput, billing: BillingSwitch, now: number): void {
-  rollDecreaseDays(table, now);
   if (table.billingMode !== 'PROVISIONED' || billing !== undefined) return;
   const requested = input.ProvisionedThroughput;
   if (requested !== undefined && isDecrease(table.throughput, requested))
@@ -175,7 +174,7 @@ export const updateTable = defineOperation<
     const completions: (() => void)[] = [];
     if (billing === 'toOnDemand') {
       table.billingMode = 'PAY_PER_REQUEST';
-      table.throughput = zeroThroughput(table.throughput.numberOfDecreasesToday);
+      table.throughput = zeroThroughput(table.throughput);
       completions.push(() => {
         table.lastUpdateToPayPerRequestAt = now();
       });
@@ -184,7 +183,7 @@ export const updateTable = defineOperation<
       table.throughput = {
         readCapacityUnits: requested!.ReadCapacityUnits,
         writeCapacityUnits: requested!.WriteCapacityUnits,
-        numberOfDecreasesToday: table.throughput.numberOfDecreasesToday,
+        ...carriedDecreases(table.throughput),
       };
     } else if (requested !== undefined) {
       completions.push(beginThroughputChange(table.throughput, requested, now));
@@ -213,7 +212,7 @@ export const updateTable = defineOperation<
     // DeletionProtectionEnabled travels alone (validation), and changes nothing to wait for.
     const protectionOnly = input.DeletionProtectionEnabled !== undefined;
     if (!protectionOnly) table.status = 'UPDATING';
-    const response = { TableDescription: describeTable(table) };
+    const response = { TableDescription: describeTable(table, engine.clock.now()) };
     if (!protectionOnly)
       afterTransientDelay(
         engine,

@@ -1,5 +1,6 @@
 import type { AttributeMap } from '../model/attributeValue.js';
 import type { StoredItem } from '../store/storedItem.js';
+import type { ScannedItem } from '../store/storedItemScan.js';
 
 /**
  * How backups, exports and imports reach the outside (docs/backups.md §6): core decides what is
@@ -79,16 +80,33 @@ export interface ImportRequest {
   readonly csv?: { delimiter?: string; headerList?: string[] };
   /** Key attributes and their types: CSV columns of these names are typed, others are strings. */
   readonly keyTypes: ReadonlyMap<string, 'S' | 'N' | 'B'>;
+  /** The table's key attributes (the values a line in the stored form is read with). */
+  readonly tableKeys: readonly string[];
 }
 
-/** One source line: an item in DynamoDB JSON (not yet validated), or why it could not be read. */
+/**
+ * One source line: an item in DynamoDB JSON (not yet validated), an item recognised in eddy's
+ * stored form (`storedItemScan.ts`: checked but for the table's key), or why it could not be read.
+ */
 export type ImportLine =
-  | { readonly item: Record<string, unknown>; readonly error?: undefined; readonly line: number }
-  | { readonly item?: undefined; readonly error: string; readonly line: number };
+  | {
+      readonly item: Record<string, unknown>;
+      readonly stored?: undefined;
+      readonly error?: undefined;
+      readonly line: number;
+    }
+  | {
+      readonly item?: undefined;
+      readonly stored: ScannedItem;
+      readonly error?: undefined;
+      readonly line: number;
+    }
+  | { readonly item?: undefined; readonly stored?: undefined; readonly error: string; readonly line: number };
 
 /** A chunk of one source object's lines, with the bytes it covered. */
 export interface ImportChunk {
   readonly objectKey: string;
+  /** Uncompressed bytes read (`ProcessedSizeBytes` counts the source before decompression). */
   readonly bytes: number;
   readonly lines: readonly ImportLine[];
 }

@@ -34,7 +34,7 @@ export function restoreTable(
   };
   setRestoreSummary(table, summary);
   engine.tableChanged(region, table, 'updated');
-  const response = { TableDescription: describeTable(table) };
+  const response = { TableDescription: describeTable(table, engine.clock.now()) };
   const fill = fillTable(engine, region, table, source.items[Symbol.iterator]()).finally(() => {
     summary.inProgress = false;
     onDone?.();

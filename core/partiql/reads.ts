@@ -120,7 +120,7 @@ export function runGet(
     }
   }
   const units = readUnits(stored?.size ?? 0, consistentRead);
-  if (engine.capacity.active) engine.capacity.read(table, { units, hashKey: key.hashKey });
+  if (engine.capacity.active) engine.capacity.readItem(table, units, key.hashKey);
   return withOptional(
     { Items: items },
     'ConsumedCapacity',

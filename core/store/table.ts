@@ -44,7 +44,10 @@ export interface KeyShape {
 export interface ThroughputState {
   readCapacityUnits: number;
   writeCapacityUnits: number;
+  /** Decreases counted on the UTC day `decreasesDay`; read it with `decreasesToday(state, now)`. */
   numberOfDecreasesToday: number;
+  /** The UTC day (days since the epoch) the count belongs to. */
+  decreasesDay?: number;
   lastIncreaseDateTime?: number;
   lastDecreaseDateTime?: number;
 }

@@ -165,6 +165,18 @@ export class CapacityGovernor {
     if (error !== undefined) throw error;
   }
 
+  /**
+   * `read` of one table's item by its partition key (GetItem, a keyed PartiQL SELECT): the same
+   * charge with no charge object made per request (docs/capacity.md §9).
+   */
+  readItem(table: Table, units: number, hashKey: string): void {
+    const fault = this.faults.pending ? this.fault(table, 'Read') : undefined;
+    const error =
+      fault ?? (this.enforces(table) ? this.admitOne(table, undefined, 'Read', units, hashKey) : undefined);
+    if (this.insights) countKey(table, undefined, hashKey, error !== undefined);
+    if (error !== undefined) throw error;
+  }
+
   write(table: Table, charge: WriteCharge): void {
     const error = this.writeOutcome(table, charge);
     if (error !== undefined) throw error;
@@ -272,15 +284,10 @@ export class CapacityGovernor {
   ): DynamoDbError | undefined {
     const now = this.clock.now();
     const limiter = this.limiter(table, index, now);
-    let limit: ThrottleLimit | undefined;
-    if (limiter instanceof ProvisionedLimiter) {
-      const rate = provisionedRate(table, index, access);
-      limit = limiter.check(access, rate, now);
-      if (limit === undefined) limiter.take(access, rate, units, now);
-    } else {
-      limit = limiter.check(access, hashKey, onDemandMaximum(table, index, access), now);
-      if (limit === undefined) limiter.take(access, units, hashKey, now);
-    }
+    const limit: ThrottleLimit | undefined =
+      limiter instanceof ProvisionedLimiter
+        ? limiter.admit(access, provisionedRate(table, index, access), units, now)
+        : limiter.admit(access, units, hashKey, onDemandMaximum(table, index, access), now);
     const arn = index?.arn ?? table.arn;
     if (limit === undefined) {
       this.metrics.consumed(arn, table.name, index?.name, access, units, now);

@@ -22,6 +22,8 @@ export interface ResourceFigures {
 interface Tally {
   readonly figures: ResourceFigures;
   window: number;
+  /** Where the window starts (epoch ms): a new second is told by comparisons, not a division. */
+  from: number;
   read: number;
   write: number;
 }
@@ -82,10 +84,11 @@ export class CapacityMetrics {
         readUnitsLastSecond: 0,
         writeUnitsLastSecond: 0,
       };
-      tally = { figures, window: Math.floor(now / 1000), read: 0, write: 0 };
+      const window = Math.floor(now / 1000);
+      tally = { figures, window, from: window * 1000, read: 0, write: 0 };
       this.tallies.set(arn, tally);
     }
-    this.roll(tally, now);
+    if (now < tally.from || now >= tally.from + 1000) this.roll(tally, now);
     return tally;
   }
 
@@ -96,6 +99,7 @@ export class CapacityMetrics {
     tally.figures.readUnitsLastSecond = previousWasLast ? tally.read : 0;
     tally.figures.writeUnitsLastSecond = previousWasLast ? tally.write : 0;
     tally.window = window;
+    tally.from = window * 1000;
     tally.read = 0;
     tally.write = 0;
   }

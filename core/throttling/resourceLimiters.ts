@@ -21,6 +21,14 @@ export class ProvisionedLimiter {
     this.bucket(access, rate, now).take(units, now);
   }
 
+  /** `check` then `take` in one pass (one bucket lookup, one fill): the common request's path. */
+  admit(access: Access, rate: number, units: number, now: number): ThrottleLimit | undefined {
+    const bucket = this.bucket(access, rate, now);
+    if (bucket.available(now) <= 0) return 'ProvisionedThroughputExceeded';
+    bucket.debit(units);
+    return undefined;
+  }
+
   /** New rates from `now` on (UpdateTable): the buckets filled at the old ones until now. */
   retune(readRate: number, writeRate: number, now: number): void {
     if (this.buckets.Read !== undefined) this.bucket('Read', readRate, now);
@@ -44,13 +52,15 @@ export class ProvisionedLimiter {
  */
 class PeakTracker {
   private window = Number.NEGATIVE_INFINITY;
+  /** When the current window ends (epoch ms): a comparison per call instead of a division. */
+  private windowEnd = Number.NEGATIVE_INFINITY;
   private units = 0;
   private readonly pending: { at: number; value: number }[] = [];
 
   constructor(private peak: number) {}
 
   record(units: number, now: number): void {
-    this.roll(now);
+    if (now >= this.windowEnd || now < this.windowEnd - 1000) this.roll(now);
     this.units += units;
   }
 
@@ -69,6 +79,7 @@ class PeakTracker {
     const highest = this.pending.at(-1)?.value ?? this.peak;
     if (this.units > highest) this.pending.push({ at: this.window * 1000, value: this.units });
     this.window = window;
+    this.windowEnd = (window + 1) * 1000;
     this.units = 0;
   }
 }
@@ -79,8 +90,8 @@ interface AccessLimits {
   readonly peak: PeakTracker;
   /** The whole key space: partitions × what one serves (made by the first `repartition`). */
   aggregate: TokenBucket | undefined;
-  /** Partitions that served a keyed request, by number. */
-  readonly partitions: Map<number, TokenBucket>;
+  /** Partitions that served a keyed request, by number (an array: no hashing per request). */
+  partitions: (TokenBucket | undefined)[];
   maximum: TokenBucket | undefined;
 }
 
@@ -96,6 +107,9 @@ export class OnDemandLimiter {
   private readonly limits: Record<Access, AccessLimits>;
   /** The second partitions were last sized in: peaks settle on whole seconds. */
   private sizedIn = Number.NaN;
+  /** Where that second starts and ends (epoch ms), to tell a new second without a division. */
+  private sizedFrom = Number.POSITIVE_INFINITY;
+  private sizedUntil = Number.NEGATIVE_INFINITY;
   /** The last key placed, and its partition (a check and its take place the same key). */
   private lastKey: string | undefined;
   private lastPartition = 0;
@@ -141,6 +155,41 @@ export class OnDemandLimiter {
     return undefined;
   }
 
+  /**
+   * `check` then `take` in one pass, for a request that only this resource serves: each bucket is
+   * filled once and the partition found once (docs/capacity.md §9).
+   */
+  admit(
+    access: Access,
+    units: number,
+    hashKey: string | undefined,
+    maximum: number | undefined,
+    now: number,
+  ): ThrottleLimit | undefined {
+    if (now >= this.sizedUntil || now < this.sizedFrom) this.repartition(now);
+    const limits = access === 'Read' ? this.limits.Read : this.limits.Write;
+    let cap: TokenBucket | undefined;
+    if (maximum !== undefined || limits.maximum !== undefined) {
+      cap = this.maximumBucket(limits, maximum, now);
+      if (cap !== undefined && cap.available(now) <= 0) return 'MaxOnDemandThroughputExceeded';
+    }
+    const quota = limits.quota;
+    if (quota.available(now) <= 0) return 'AccountLimitExceeded';
+    const aggregate = limits.aggregate!;
+    if (aggregate.available(now) <= 0) return 'KeyRangeThroughputExceeded';
+    let partition: TokenBucket | undefined;
+    if (hashKey !== undefined) {
+      partition = this.partitionBucket(limits, hashKey, now);
+      if (partition.available(now) <= 0) return 'KeyRangeThroughputExceeded';
+      partition.debit(units);
+    }
+    cap?.debit(units);
+    quota.debit(units);
+    aggregate.debit(units);
+    limits.peak.record(units, now);
+    return undefined;
+  }
+
   take(access: Access, units: number, hashKey: string | undefined, now: number): void {
     const limits = this.limits[access];
     limits.maximum?.take(units, now);
@@ -156,7 +205,7 @@ export class OnDemandLimiter {
       quota: new TokenBucket(quota, quota, now),
       peak: new PeakTracker(peak),
       aggregate: undefined,
-      partitions: new Map(),
+      partitions: [],
       maximum: undefined,
     };
   }
@@ -166,6 +215,8 @@ export class OnDemandLimiter {
     const second = Math.floor(now / 1000);
     if (second === this.sizedIn) return;
     this.sizedIn = second;
+    this.sizedFrom = second * 1000;
+    this.sizedUntil = this.sizedFrom + 1000;
     const { Read, Write } = this.limits;
     const needed = Math.max(
       1,
@@ -178,7 +229,7 @@ export class OnDemandLimiter {
       const rate = needed * limits.partitionUnits;
       // New key ranges: the split partitions start afresh, with their full second.
       limits.aggregate = new TokenBucket(rate, rate, now);
-      limits.partitions.clear();
+      limits.partitions = [];
     }
     this.lastKey = undefined;
   }
@@ -189,10 +240,10 @@ export class OnDemandLimiter {
       this.lastPartition = partitionOf(hashKey, this.partitions);
     }
     const partition = this.lastPartition;
-    let bucket = limits.partitions.get(partition);
+    let bucket = limits.partitions[partition];
     if (bucket === undefined) {
       bucket = new TokenBucket(limits.partitionUnits, limits.partitionUnits, now);
-      limits.partitions.set(partition, bucket);
+      limits.partitions[partition] = bucket;
     }
     return bucket;
   }

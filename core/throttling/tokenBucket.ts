@@ -45,6 +45,11 @@ export class TokenBucket {
     this.balance -= units;
   }
 
+  /** Takes `units` without filling: right after `available(now)` filled the bucket to now. */
+  debit(units: number): void {
+    this.balance -= units;
+  }
+
   private fill(now: number): void {
     const elapsed = now - this.filledAt;
     if (elapsed <= 0) return;

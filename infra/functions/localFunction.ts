@@ -5,7 +5,7 @@ import type { ConcurrencyLimits } from './concurrencyLimits.js';
 import {
   endLine,
   formatLogLine,
-  inInvocation,
+  invocationConsole,
   type LogLevel,
   reportLine,
   startLine,
@@ -290,19 +290,25 @@ export class LocalFunction implements MappedFunction {
       logStreamName: this.logStream,
     });
     return new Promise<WorkerOutcome>((resolve) => {
+      // The invocation's console scope ends with it: on its result, its error or its timeout.
+      const scope = write === undefined ? undefined : invocationConsole(requestId, write);
+      const finish = (outcome: WorkerOutcome) => {
+        scope?.end();
+        resolve(outcome);
+      };
       // An in-process handler cannot be stopped: on timeout its result is ignored.
       const cancel = startTimeout(clock, this.timeoutMs, () =>
-        resolve({ ok: false, error: timedOut(this.timeoutMs) }),
+        finish({ ok: false, error: timedOut(this.timeoutMs) }),
       );
       const run = () => runHandler(handler, event, context);
-      (write === undefined ? run() : inInvocation(requestId, write, run)).then(
+      (scope === undefined ? run() : scope.run(run)).then(
         (result) => {
           cancel();
-          resolve({ ok: true, result });
+          finish({ ok: true, result });
         },
         (error: unknown) => {
           cancel();
-          resolve({ ok: false, error: functionErrorOf(error) });
+          finish({ ok: false, error: functionErrorOf(error) });
         },
       );
     });

@@ -27,6 +27,19 @@ export interface RecordCursor {
   commit(ordinal: number): void;
   /** Records lost to retention while the mapping lagged behind (docs/streams-and-lambda.md §1.4.6). */
   readonly trimmedSkips: number;
+  /**
+   * Whether the reader may read now: false while the shard has as many other readers as its
+   * table allows (docs/capacity.md §5.1). Absent: always.
+   */
+  admit?(): boolean;
+  /** The reader stops reading (its place among the shard's readers is free). */
+  release?(): void;
+}
+
+/** A mapping's place among a shard's readers (docs/capacity.md §5.1). */
+export interface ReaderPlace {
+  hold(): boolean;
+  release(): void;
 }
 
 /** A cursor over one shard of a DynamoDB stream, starting at `startOrdinal`. */
@@ -38,10 +51,19 @@ export class ShardCursor implements RecordCursor {
     private readonly shard: Shard,
     public nextOrdinal: number,
     private readonly clock: Clock,
+    private readonly place?: ReaderPlace,
   ) {}
 
   get shardId(): string {
     return this.shard.id;
+  }
+
+  admit(): boolean {
+    return this.place === undefined || this.place.hold();
+  }
+
+  release(): void {
+    this.place?.release();
   }
 
   read<T>(limit: number, make: RecordMaker<T>): T[] {

@@ -12,6 +12,7 @@ import {
 } from '../rxjs.js';
 import { formatSequenceNumber, ordinalOf } from '../sequenceNumber.js';
 import type { Shard } from '../shard.js';
+import type { ShardReaders } from '../shardReaders.js';
 import type { Stream } from '../stream.js';
 import type { RecordSource } from '../streamView.js';
 import { InternalFeedCursor, ShardCursor } from './cursors.js';
@@ -72,6 +73,8 @@ export interface MappingDependencies {
   readonly reportError: (error: unknown, context: string) => void;
   /** A shard's checkpoint moved (records done, or the shard finished): stream mappings only. */
   readonly checkpointed?: (shardId: string, checkpoint: ShardCheckpoint) => void;
+  /** The shards' readers, for the simultaneous-reader limit (docs/capacity.md §5.1). */
+  readonly readers?: ShardReaders;
 }
 
 export interface MappingInit {
@@ -287,7 +290,11 @@ export class EventSourceMapping {
         const known = this.progress.get(shard.id);
         // A shard met for the first time is read from its oldest record (children, TRIM_HORIZON).
         const start = known === undefined ? shard.trimHorizonOrdinal : known.committed + 1;
-        const work = new ShardWork(runtime, new ShardCursor(stream, shard, start, this.dependencies.clock));
+        const place = this.dependencies.readers?.place(stream, shard.id, `mapping:${this.uuid}`);
+        const work = new ShardWork(
+          runtime,
+          new ShardCursor(stream, shard, start, this.dependencies.clock, place),
+        );
         this.works.set(shard.id, work);
         return work.run().pipe(
           concatWith(

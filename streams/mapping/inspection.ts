@@ -33,6 +33,8 @@ export interface MappingInspection {
   readonly invokeErrors: number;
   /** Invocations refused by the function's reserved concurrency (retried). */
   readonly throttles: number;
+  /** Polls refused for too many readers of a shard (docs/capacity.md §5.1), retried. */
+  readonly readThrottles: number;
   readonly windowsClosed: number;
   readonly inFlight: number;
   readonly shards: ReturnType<EventSourceMapping['shards']>;
@@ -63,6 +65,7 @@ export function inspect(mapping: EventSourceMapping): MappingInspection {
     destinationErrors: counters.destinationErrors,
     invokeErrors: counters.invokeErrors,
     throttles: counters.throttles,
+    readThrottles: counters.readThrottles,
     windowsClosed: counters.windowsClosed,
     inFlight: counters.inFlight,
     shards,

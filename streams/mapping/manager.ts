@@ -237,6 +237,7 @@ export class MappingManager {
         scheduler: this.scheduler,
         destinations: this.options.destinations,
         retentionMs: source.kind === 'stream' ? this.options.changeLog.settings.retentionMs : undefined,
+        ...(source.kind === 'stream' ? { readers: this.options.changeLog.readers } : {}),
         retryDelayMs: (retry) => Math.min(maxMs, initialMs * 2 ** (retry - 1)),
         ...(dueOf === undefined ? {} : { dueOf }),
         ...(eventOf === undefined ? {} : { eventOf }),

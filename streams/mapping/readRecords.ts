@@ -13,6 +13,11 @@ export interface ReadOptions<T> {
   readonly toRecord: RecordMaker<T>;
   /** Told whether a read is scheduled (the mapping is not idle while one is). */
   readonly onScheduled?: (scheduled: boolean) => void;
+  /**
+   * The cursor refused a read (the shard has too many readers, docs/capacity.md §5.1): calls
+   * `wake` to poll again after the `attempt`-th refusal in a row's back-off. Returns the cancel.
+   */
+  readonly onThrottled?: (attempt: number, wake: () => void) => () => void;
 }
 
 /**
@@ -51,6 +56,9 @@ export function readRecords<T>(cursor: RecordCursor, options: ReadOptions<T>): O
     let immediate: NodeJS.Immediate | undefined;
     /** Set while a read ran in this turn of the event loop; cleared when the turn ends. */
     let turnEnd: NodeJS.Immediate | undefined;
+    /** Refusals in a row, and the back-off waiting after the last one. */
+    let refusals = 0;
+    let backOff: (() => void) | undefined;
     const setScheduled = (value: boolean) => {
       scheduled = value;
       options.onScheduled?.(value);
@@ -63,6 +71,20 @@ export function readRecords<T>(cursor: RecordCursor, options: ReadOptions<T>): O
       setScheduled(false);
       if (subscriber.closed) return;
       turnEnd ??= setImmediate(endTurn);
+      // A mapping is a reader of its shard from its first poll, records or not (Lambda's poller
+      // polls an idle shard too), until it stops (docs/capacity.md §5.1).
+      if (cursor.admit !== undefined) {
+        if (!cursor.admit()) {
+          if (backOff === undefined && options.onThrottled !== undefined) {
+            backOff = options.onThrottled(++refusals, () => {
+              backOff = undefined;
+              schedule(true);
+            });
+          }
+          return;
+        }
+        refusals = 0;
+      }
       let budget = 16;
       try {
         for (;;) {
@@ -96,6 +118,8 @@ export function readRecords<T>(cursor: RecordCursor, options: ReadOptions<T>): O
     return () => {
       stopListening();
       stopRoom();
+      backOff?.();
+      cursor.release?.();
       if (immediate !== undefined) clearImmediate(immediate);
       if (turnEnd !== undefined) clearImmediate(turnEnd);
       if (scheduled) setScheduled(false);

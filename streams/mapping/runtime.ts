@@ -37,6 +37,11 @@ export interface MappingCounters {
   invokeErrors: number;
   /** Invocations refused because the function was throttled (retried, never counted as attempts). */
   throttles: number;
+  /**
+   * Polls refused because the shard had as many other readers as its table allows (GetRecords'
+   * LimitExceededException, docs/capacity.md §5.1): each is retried after a back-off.
+   */
+  readThrottles: number;
   /** Tumbling windows closed by a final invocation. */
   windowsClosed: number;
   /** Invocations and destination deliveries running now. */
@@ -59,6 +64,7 @@ export function newCounters(): MappingCounters {
     destinationErrors: 0,
     invokeErrors: 0,
     throttles: 0,
+    readThrottles: 0,
     windowsClosed: 0,
     inFlight: 0,
     lastProcessingResult: 'No records processed',

@@ -67,6 +67,8 @@ const CHUNK_SIZE = 1000;
 export class ShardWork {
   readonly tracker = new OutstandingRecords<PendingRecord>();
   private readScheduled = false;
+  /** A poll was refused for too many readers of the shard: the next waits for its back-off. */
+  private readBackOff = false;
   private busy = 0;
   private wakeReader: (() => void) | undefined;
   private readonly roomLimit: number;
@@ -107,7 +109,7 @@ export class ShardWork {
     return (
       this.busy === 0 &&
       !this.readScheduled &&
-      (this.cursor.available() === 0 || this.tracker.count >= this.roomLimit)
+      (this.readBackOff || this.cursor.available() === 0 || this.tracker.count >= this.roomLimit)
     );
   }
 
@@ -139,6 +141,21 @@ export class ShardWork {
           : portRecord,
       onScheduled: (scheduled) => {
         this.readScheduled = scheduled;
+      },
+      // Too many readers of the shard (docs/capacity.md §5.1): poll again after the mapping's
+      // back-off, as Lambda's poller does after a throttled GetRecords; records wait in the log.
+      onThrottled: (attempt, wake) => {
+        counters.readThrottles++;
+        this.readBackOff = true;
+        this.runtime.changed();
+        const timer = scheduler.schedule(() => {
+          this.readBackOff = false;
+          wake();
+        }, this.runtime.retryDelayMs(attempt));
+        return () => {
+          this.readBackOff = false;
+          timer.unsubscribe();
+        };
       },
     }).pipe(
       tap((chunk) => {

@@ -38,6 +38,8 @@ export const getRecords = defineStreamsOperation<GetRecordsInput>({
     if (stream === undefined) throw streamNotFound(state.streamArn);
     const shard = stream.shard(state.shardId);
     if (shard === undefined) throw new ResourceNotFoundException(StreamsMessages.shardNotFound);
+    // More readers of the shard than the table allows: LimitExceededException (docs/capacity.md §5.1).
+    context.changeLog.readers.read(stream, shard.id, state.chain);
     const source: RecordSource = {
       region: stream.region,
       viewType: stream.viewType,
@@ -62,7 +64,10 @@ export const getRecords = defineStreamsOperation<GetRecordsInput>({
         shardId: shard.id,
         ordinal: read.nextOrdinal,
         issuedAt: context.now,
+        chain: state.chain,
       });
+    } else {
+      context.changeLog.readers.finished(stream, shard.id, state.chain);
     }
     return output;
   },

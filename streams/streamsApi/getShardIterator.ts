@@ -11,6 +11,7 @@ import {
   streamArn,
   streamNotFound,
 } from './shapes.js';
+import { newChain } from './shardIterator.js';
 
 export interface GetShardIteratorInput {
   StreamArn: string;
@@ -56,6 +57,7 @@ export const getShardIterator = defineStreamsOperation<GetShardIteratorInput>({
         shardId: shard.id,
         ordinal,
         issuedAt: context.now,
+        chain: newChain(),
       }),
     };
   },

@@ -14,6 +14,16 @@ export interface IteratorState {
    * (docs/streams-and-lambda.md §1.5.3).
    */
   readonly issuedAt: number;
+  /**
+   * The chain of iterators this one belongs to: GetShardIterator starts a chain, each
+   * NextShardIterator continues it. A chain is one reader of its shard (docs/capacity.md §5.1).
+   */
+  readonly chain: string;
+}
+
+/** A new chain's id: random, so chains stay apart across restarts that keep the secret. */
+export function newChain(): string {
+  return randomBytes(9).toString('base64url');
 }
 
 /**
@@ -29,7 +39,9 @@ export class IteratorCodec {
   constructor(private readonly secret: Uint8Array = randomBytes(32)) {}
 
   encode(state: IteratorState): string {
-    const position = Buffer.from(`${state.shardId}|${state.ordinal}|${state.issuedAt}`).toString('base64url');
+    const position = Buffer.from(
+      `${state.shardId}|${state.ordinal}|${state.issuedAt}|${state.chain}`,
+    ).toString('base64url');
     return `${state.streamArn}|1|${position}.${this.mac(state.streamArn, position)}`;
   }
 
@@ -45,8 +57,16 @@ export class IteratorCodec {
     const fields = Buffer.from(position, 'base64url').toString('utf8').split('|');
     const ordinal = Number(fields[1]);
     const issuedAt = Number(fields[2]);
-    if (fields.length !== 3 || !Number.isSafeInteger(ordinal) || !Number.isFinite(issuedAt)) throw invalid();
-    return { streamArn, shardId: fields[0]!, ordinal, issuedAt };
+    if (
+      fields.length < 3 ||
+      fields.length > 4 ||
+      !Number.isSafeInteger(ordinal) ||
+      !Number.isFinite(issuedAt)
+    )
+      throw invalid();
+    // An iterator handed out before chains existed (kept across a restart) is a chain of its own.
+    const chain = fields[3] ?? `${fields[0]}|${fields[2]}`;
+    return { streamArn, shardId: fields[0]!, ordinal, issuedAt, chain };
   }
 
   private mac(streamArn: string, position: string): string {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EddyConfig, TableConfig } from '../../infra/config.js';
 import { createLocalClient } from '../../infra/host/localClient.js';
 import { startStack, type TestStack } from '../../infra/testing/index.js';
+import { virtualClockRetries } from '../../infra/testing/virtualRetries.js';
 import { rejection } from './capacityServer.js';
 
 /**
@@ -121,6 +122,58 @@ describe('a stream handler writing into a table short of capacity', () => {
     const [figures] = stack.capacityMetrics();
     expect(figures).toMatchObject({ table: 'Totals', consumedWriteCapacityUnits: written.length });
     expect(figures!.writeThrottleEvents).toBeGreaterThan(0);
+  });
+});
+
+describe("a handler's own SDK retries", () => {
+  it('count against its timeout, as on AWS: the invocation times out and the mapping retries the batch', async () => {
+    // On AWS a function's timeout is the time its invocation runs, whatever it waits on, the SDK's
+    // backoff between retries included: "The amount of time (in seconds) that Lambda allows a
+    // function to run before stopping it"
+    // (https://docs.aws.amazon.com/lambda/latest/api/API_CreateFunction.html#lambda-CreateFunction-request-Timeout).
+    // Here the backoff moves the virtual clock, on which the timeout runs too.
+    let handlerClient: ReturnType<typeof noRetries> | undefined;
+    stack = await startStack(
+      {
+        tables: [orders, totals],
+        functions: {
+          onOrder: {
+            handler: 'inline',
+            timeout: 3,
+            events: [{ stream: { table: 'Orders', StartingPosition: 'TRIM_HORIZON', BatchSize: 1 } }],
+          },
+        },
+      },
+      {
+        handlers: {
+          onOrder: async (event: DynamoDBStreamEvent) => {
+            const id = event.Records[0]!.dynamodb!.NewImage!.id!.S!;
+            await handlerClient!.send(put('Totals', id));
+          },
+        },
+      },
+    );
+    // The SDK's standard strategy with 50 attempts: 40 throttles in a row back off far beyond 3 s
+    // (each wait is random × min(1 s × 2^attempt, 20 s); the first seven under 3 s in total is
+    // a chance below 1e-5).
+    handlerClient = createLocalClient({
+      pipeline: stack.stack.pipeline(),
+      client: { retryStrategy: virtualClockRetries(stack.clock, { maxAttempts: 50 }) },
+    });
+    stack.throttleNext('Totals', 40);
+    await stack.client.send(put('Orders', 'o-1'));
+    await stack.advance('10m');
+
+    const [first, ...later] = stack.invocations('onOrder');
+    expect(first?.error).toEqual({
+      errorType: 'Sandbox.Timedout',
+      errorMessage: 'Task timed out after 3.00 seconds',
+    });
+    // Retried by the mapping once the throttles were spent, the record got through.
+    expect(later.at(-1)?.status).toBe('ok');
+    const stored = await stack.client.send(new ScanCommand({ TableName: 'Totals' }));
+    expect(stored.Items?.map((item) => item.id!.S)).toEqual(['o-1']);
+    handlerClient.destroy();
   });
 });
 

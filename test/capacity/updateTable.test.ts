@@ -1,4 +1,9 @@
-import { DescribeTableCommand, PutItemCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteTableCommand,
+  DescribeTableCommand,
+  PutItemCommand,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type CapacityServer,
@@ -220,5 +225,31 @@ describe('provisioned-throughput decreases', () => {
       await eddy.clock.advance(UPDATING_MS);
     }
     expect(await throughput()).toMatchObject({ NumberOfDecreasesToday: 4 });
+  });
+
+  it('counts a decrease on the UTC day it is applied, from the clock, whatever was described before', async () => {
+    // Accepted at 23:59:52, :54, :56, :58; the last is applied at 00:00:00 on January 2.
+    await eddy.clock.advance(23 * 3600_000 + 59 * 60_000 + 50_000);
+    for (let count = 0; count < 4; count++) {
+      await decrease();
+      await eddy.clock.advance(UPDATING_MS);
+    }
+    expect(await throughput()).toMatchObject({ WriteCapacityUnits: 6, NumberOfDecreasesToday: 1 });
+    // So three more are free today, then the spacing applies.
+    for (let count = 0; count < 3; count++) {
+      await decrease();
+      await eddy.clock.advance(UPDATING_MS);
+    }
+    expect((await rejection(decrease())).name).toBe('LimitExceededException');
+    units++;
+
+    // Nothing read the table since; every description a day later shows today's count, 0,
+    // DeleteTable's included (no DescribeTable call is needed to roll it over).
+    await eddy.clock.advance(24 * 3600_000);
+    const deleted = await eddy.once.send(new DeleteTableCommand({ TableName: TABLE }));
+    expect(deleted.TableDescription?.ProvisionedThroughput).toMatchObject({
+      WriteCapacityUnits: 3,
+      NumberOfDecreasesToday: 0,
+    });
   });
 });
