@@ -20,15 +20,20 @@
  * Run: npm run bench -- console (BENCH_TSX=1: through tsx)
  * Knobs: BENCH_CONSOLE_SECONDS (measured seconds per phase, default 3), BENCH_CONSOLE_TURNS (3).
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { FlowHistory } from '../infra/console/flowHistory.js';
 import { LiveFeed } from '../infra/console/liveFeed.js';
 import { stackConsoleSources } from '../infra/console/stackSources.js';
 import { LocalStack } from '../infra/stack/localStack.js';
 import { forkBench } from './bundle.js';
 import { jsonRequest, runLoad, runPaced } from './loadGenerator.js';
-import { formatMicros, formatRate, percentile, printTable, putPaced, type Row } from './support.js';
+import { formatMicros, formatRate, nextTurn, percentile, printTable, putPaced, type Row } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_CONSOLE_SECONDS ?? 3);
 const TURNS = Number(process.env.BENCH_CONSOLE_TURNS ?? 3);
@@ -164,10 +169,14 @@ async function cpuPhase(stack: LocalStack, mode: Mode, inputs: readonly unknown[
     mode === 'on'
       ? Array.from({ length: LIVE_FEEDS }, () => new LiveFeed(stackConsoleSources(stack), () => {}))
       : [];
+  // The flow's history as the console samples it: once a second.
+  const history = mode === 'on' ? new FlowHistory(stackConsoleSources(stack)) : undefined;
   let feedMs = 0;
+  let looks = 0;
   const timer = setInterval(() => {
     const started = performance.now();
     for (const feed of feeds) feed.look();
+    if (++looks % 4 === 0) history?.sample();
     feedMs += performance.now() - started;
   }, 250);
   const before = process.cpuUsage();
@@ -203,7 +212,7 @@ async function runCpu(): Promise<void> {
       target: '≤ 1.05×',
     },
     {
-      name: `time in ${LIVE_FEEDS} live feeds' looks`,
+      name: `time in ${LIVE_FEEDS} live feeds' looks and the history's samples`,
       value: `${median(turns.map((t) => t.on.feedMsPerSecond)).toFixed(2)} ms/s`,
       // Beside the CPU time the writes themselves take in a second at this rate.
       baseline: `${((median(turns.map((t) => t.off.cpuPerWriteMicros)) * RATE) / 1000).toFixed(0)} ms/s of writes`,
@@ -272,7 +281,101 @@ async function run(): Promise<void> {
   ];
   printTable(`console on (${LIVE_FEEDS} live feeds) vs off, over HTTP; medians of ${TURNS} turns`, rows);
   await runCpu();
+  if (process.env.BENCH_CONSOLE_CALLGRIND === '1') await instructionCounts();
+}
+
+/**
+ * One process of the instruction count, run under callgrind (`instructionCounts`): the bench
+ * stack listening, with the console open when `on`, PutItems as the paced phase makes them, and
+ * with the console what 10,000 writes/s brings in as many writes whatever the speed under
+ * valgrind: each live feed's look every 2,500 writes (250 ms) and a sample of the flow's history
+ * every 10,000 (1 s). After a warm-up (the JIT) the counters are zeroed, and dumped after the
+ * measured writes and their deliveries (`callgrind_control`, asked without blocking the loop).
+ */
+async function countCase(mode: Mode, writes: number): Promise<void> {
+  const stack = await startBenchStack();
+  await stack.listen({ port: 0 });
+  const feeds: LiveFeed[] = [];
+  let history: FlowHistory | undefined;
+  if (mode === 'on') {
+    stack.openConsole();
+    const sources = stackConsoleSources(stack);
+    for (let n = 0; n < LIVE_FEEDS; n++) feeds.push(new LiveFeed(sources, () => {}));
+    history = new FlowHistory(sources);
+  }
+  const control = (option: string) =>
+    new Promise((resolve) => spawn('callgrind_control', [option, String(process.pid)]).on('exit', resolve));
+  const put = async (count: number, offset: number) => {
+    for (let n = offset; n < offset + count; n++) {
+      stack.engine.executeRaw('PutItem', {
+        TableName: 'Bench',
+        Item: { pk: { S: `item${n % ITEMS}` }, name: { S: `Customer ${n}` }, visits: { N: String(n) } },
+      });
+      await undefined;
+      if ((n + 1) % 100 === 0) await nextTurn();
+      if ((n + 1) % 2_500 === 0) for (const feed of feeds) feed.look();
+      if ((n + 1) % 10_000 === 0) history?.sample();
+    }
+    await stack.settled();
+  };
+  await put(COUNT_WARMUP, 0);
+  await control('-z');
+  await put(writes, COUNT_WARMUP);
+  await control('-d');
+  await stack.close();
+}
+
+const COUNT_WARMUP = 10_000;
+
+/**
+ * Instructions per PutItem with the console on and off (`BENCH_CONSOLE_CALLGRIND=1`; valgrind's
+ * callgrind, minutes per case): each case in its own process under callgrind, the measured
+ * writes' instructions from its dump, the stream's and the mapping's deliveries included.
+ */
+async function instructionCounts(): Promise<void> {
+  const writes = Number(process.env.BENCH_CONSOLE_COUNT_WRITES ?? 20_000);
+  const bundle = fileURLToPath(import.meta.url);
+  const folder = mkdtempSync(join(tmpdir(), 'eddy-callgrind-'));
+  const count = async (mode: Mode) => {
+    const out = join(folder, `${mode}.out`);
+    await new Promise((resolve, reject) =>
+      spawn(
+        'valgrind',
+        [
+          '--tool=callgrind',
+          `--callgrind-out-file=${out}`,
+          process.execPath,
+          // V8's marking and compiling on the main thread, in order: on background threads they
+          // fell in or out of the counted window by chance (470-741 M instructions of marking
+          // in the same case, docs/console.md "Performance").
+          '--single-threaded',
+          bundle,
+          'count',
+          mode,
+          String(writes),
+        ],
+        { stdio: 'ignore' },
+      ).on('exit', (code) => (code === 0 ? resolve(code) : reject(new Error(`callgrind exited ${code}`)))),
+    );
+    // The dump asked after the measured writes: `<out>.1`, its totals on the `summary:` line.
+    const dump = readFileSync(`${out}.1`, 'utf8');
+    return Number(/^(?:summary|totals): (\d+)/m.exec(dump)![1]) / writes;
+  };
+  const off = await count('off');
+  const on = await count('on');
+  rmSync(folder, { recursive: true, force: true });
+  printTable(`instructions per PutItem under callgrind, ${writes.toLocaleString('en-US')} writes`, [
+    {
+      name: 'instructions per PutItem, console on vs off',
+      value: Math.round(on).toLocaleString('en-US'),
+      baseline: Math.round(off).toLocaleString('en-US'),
+      ratio: on / off,
+      target: '≤ 1.05×',
+    },
+  ]);
 }
 
 if (process.argv[2] === 'serve') await serveCase(process.argv[3] as Mode);
+else if (process.argv[2] === 'count') await countCase(process.argv[3] as Mode, Number(process.argv[4]));
+else if (process.argv[2] === 'instructions') await instructionCounts();
 else if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await run();

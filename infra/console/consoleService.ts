@@ -6,6 +6,7 @@ import { archiveSummary } from './archive.js';
 import { type ConsoleAssets, consolePage, loadConsoleAssets } from './assets.js';
 import { listFailedBatches, recordsOfBatch } from './failedBatches.js';
 import { flowOf } from './flow.js';
+import { FlowHistory } from './flowHistory.js';
 import { findInvocation, invokeByHand, listFunctions, listInvocations } from './invocations.js';
 import { openLiveFeed } from './liveFeed.js';
 import { listMappings, setMappingEnabled } from './mappings.js';
@@ -53,6 +54,8 @@ class ConsoleRequestError extends Error {
 /** The console as the host serves it: a REST service, and the token its page carries. */
 export interface ConsoleService extends RestService {
   readonly token: string;
+  /** The flow's rates over time (sampling from the first API request on). */
+  readonly history: FlowHistory;
 }
 
 /**
@@ -69,6 +72,7 @@ export function consoleService(
   options: { readonly token?: string } = {},
 ): ConsoleService {
   const token = options.token ?? randomBytes(24).toString('base64url');
+  const history = new FlowHistory(sources);
   let assets: Promise<ConsoleAssets> | undefined;
   const loadAssets = () => {
     assets ??= loadConsoleAssets();
@@ -84,6 +88,7 @@ export function consoleService(
     operation,
     handle: (request, context) => {
       sameOrigin(request);
+      history.start();
       return handle(request, context);
     },
   });
@@ -98,6 +103,7 @@ export function consoleService(
     handle: (request) => {
       sameOrigin(request);
       checkToken(request, token);
+      history.start();
       return handle(request, jsonBody(request));
     },
   });
@@ -230,6 +236,7 @@ export function consoleService(
       json({ Archive: archiveSummary(sources) ?? null }),
     ),
     read('GET', `${CONSOLE_API_PATH}/flow`, 'Flow', () => json(flowOf(sources))),
+    read('GET', `${CONSOLE_API_PATH}/flow/history`, 'FlowHistory', () => json(history.answer())),
     read('GET', `${CONSOLE_API_PATH}/live`, 'Live', () => ({
       status: 200,
       contentType: 'text/event-stream; charset=utf-8',
@@ -247,7 +254,7 @@ export function consoleService(
       const ms = body.ms;
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > 366 * 86_400_000)
         throw new ConsoleRequestError(400, 'ms must be a number of milliseconds above 0, at most a year');
-      await sources.advance(ms);
+      await history.advanceClock(ms, sources.advance);
       return json({ now: sources.clock.now() });
     }),
   ];
@@ -256,6 +263,7 @@ export function consoleService(
     name: 'EddyConsole',
     signingName: undefined,
     token,
+    history,
     owns: (path) =>
       path === CONSOLE_PATH ||
       path.startsWith(`${CONSOLE_PATH}/`) ||

@@ -105,7 +105,8 @@ export function flowOf(sources: ConsoleSources): Flow {
           from: 'ttl-expirer',
           to: `table:${tableName}`,
           label: 'TTL deletes',
-          count: status.totals.deleted,
+          // This table's deletions, not the expirer's total across tables.
+          count: table.deleted,
           backlog: table.expiredNow,
         });
       }

@@ -1,3 +1,4 @@
+import type { Stream } from '../../streams/stream.js';
 import type { ResponseStream } from '../host/wire.js';
 import { type InvocationSummary, summarize } from './invocations.js';
 import type { ConsoleSources } from './sources.js';
@@ -15,6 +16,34 @@ export const MAX_RECORDS_PER_LOOK = 25;
 export const MAX_INVOCATIONS_PER_LOOK = 10;
 /** A `tick` event (the clock's time) every this many looks: views refresh their lists on it. */
 const LOOKS_PER_TICK = 4;
+
+/**
+ * The JSON of the records each stream's feeds sent last, by position: feeds that look at the same
+ * moment (every open page's) send the same newest records, made and serialised once for all of
+ * them. One range per stream (≤ `MAX_RECORDS_PER_LOOK`), so it holds no history; a position whose
+ * stored change is another object (the test kit's reset numbers from the start again) is made anew.
+ */
+const lastSent = new Map<string, { from: number; changes: unknown[]; json: string[] }>();
+
+function recordsJson(stream: Stream, from: number, end: number): string[] {
+  const cached = lastSent.get(stream.arn);
+  const changes: unknown[] = [];
+  const json: string[] = [];
+  for (let position = from; position < end; position++) {
+    const change = stream.log.at(position);
+    const index = cached === undefined ? -1 : position - cached.from;
+    json.push(
+      index >= 0 && index < cached!.changes.length && cached!.changes[index] === change
+        ? cached!.json[index]!
+        : JSON.stringify(recordAt(stream, position)),
+    );
+    changes.push(change);
+  }
+  // Streams of deleted tables leave no more than this behind.
+  if (lastSent.size >= 1_000 && !lastSent.has(stream.arn)) lastSent.clear();
+  lastSent.set(stream.arn, { from, changes, json });
+  return json;
+}
 
 /**
  * What one open `GET /_eddy/api/live` has sent, and the next look. It adds nothing to the write
@@ -76,9 +105,11 @@ export class LiveFeed {
       const last = seen === undefined || seen > log.end ? log.head : seen;
       if (log.end <= last) continue;
       const from = Math.max(last, log.head, log.end - MAX_RECORDS_PER_LOOK);
-      const records = [];
-      for (let position = from; position < log.end; position++) records.push(recordAt(stream, position));
-      this.send('records', { table: tableName, streamArn: stream.arn, records, skipped: from - last });
+      const records = recordsJson(stream, from, log.end);
+      // JSON.stringify({ table, streamArn, records, skipped }), the records' JSON made once.
+      this.write(
+        `event: records\ndata: {"table":${JSON.stringify(tableName)},"streamArn":${JSON.stringify(stream.arn)},"records":[${records.join(',')}],"skipped":${from - last}}\n\n`,
+      );
     }
   }
 

@@ -1,8 +1,21 @@
 import type { MappingInspection } from '../../streams/mapping/index.js';
+import { ordinalOf } from '../../streams/sequenceNumber.js';
 import type { ConsoleSources } from './sources.js';
 
+type ShardPosition = MappingInspection['shards'][number];
+
+/**
+ * A shard's position, and whether the mapping has read anything of it: its checkpoint is then
+ * before the shard's first sequence number (the 21-digit `100000000000000000000`, ordinal 0, on
+ * a stream's first shard), a number that names no record.
+ */
+export interface MappingShardSummary extends ShardPosition {
+  readonly nothingRead: boolean;
+}
+
 /** A mapping: the run-time inspection, its settings as the Lambda API shows them, and whose it is. */
-export interface MappingSummary extends MappingInspection {
+export interface MappingSummary extends Omit<MappingInspection, 'shards'> {
+  readonly shards: MappingShardSummary[];
   /** GetEventSourceMapping's answer (batch size, window, filters, retries, bisect, destination). */
   readonly configuration: Record<string, unknown> | undefined;
   /** eddy's own (the gsi-maintainer's, say): not listed by the Lambda API, not to be changed. */
@@ -20,11 +33,17 @@ export function listMappings(sources: ConsoleSources): MappingSummary[] {
     } catch {
       configuration = undefined;
     }
+    const stream = sources.changeLog.stream(inspection.eventSourceArn);
+    const startOf = new Map(stream?.shards.map((shard) => [shard.id, shard.startOrdinal]));
     return {
       ...inspection,
+      shards: inspection.shards.map((shard) => ({
+        ...shard,
+        nothingRead: ordinalOf(shard.processedThrough) < (startOf.get(shard.shardId) ?? 1),
+      })),
       configuration,
       internal: !listed.has(inspection.uuid),
-      tableName: sources.changeLog.stream(inspection.eventSourceArn)?.tableName,
+      tableName: stream?.tableName,
     };
   });
 }

@@ -35,8 +35,17 @@ export interface TtlStatus {
   readonly nextRunAt: number | undefined;
   readonly lastRun: ExpiryRun | undefined;
   readonly totals: { runs: number; deleted: number };
-  /** Tables with TTL enabled: their attribute, items with a Number TTL, and how many are expired now. */
-  readonly tables: { tableArn: string; attributeName: string; tracked: number; expiredNow: number }[];
+  /**
+   * Tables with TTL enabled: their attribute, items with a Number TTL, how many are expired now,
+   * and how many this expirer deleted from the table since it started.
+   */
+  readonly tables: {
+    tableArn: string;
+    attributeName: string;
+    tracked: number;
+    expiredNow: number;
+    deleted: number;
+  }[];
 }
 
 /** Expired items counted per table by `status()`, at most (counting costs O(expired)). */
@@ -69,8 +78,17 @@ export function startTtlExpirer(engine: Engine, options: TtlExpirerOptions = {})
   const { rate, start, name, onError, onRun, ...expirerOptions } = options;
   let lastRun: ExpiryRun | undefined;
   const totals = { runs: 0, deleted: 0 };
+  // Deletions per table ARN, for status(): the runs' figures are totals across tables.
+  const deletedByTable = new Map<string, number>();
+  const expiredItems = new EngineExpiredItems(engine);
+  const deleteIfExpired = expiredItems.deleteIfExpired.bind(expiredItems);
+  expiredItems.deleteIfExpired = (item) => {
+    const deleted = deleteIfExpired(item);
+    if (deleted) deletedByTable.set(item.tableArn, (deletedByTable.get(item.tableArn) ?? 0) + 1);
+    return deleted;
+  };
   const handler = createHandler(
-    { expiredItems: new EngineExpiredItems(engine) },
+    { expiredItems },
     {
       ...expirerOptions,
       onRun: (run) => {
@@ -133,6 +151,7 @@ export function startTtlExpirer(engine: Engine, options: TtlExpirerOptions = {})
             attributeName: index.attributeName,
             tracked: index.size,
             expiredNow,
+            deleted: deletedByTable.get(table.arn) ?? 0,
           });
         }
       }

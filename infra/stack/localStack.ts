@@ -324,6 +324,8 @@ export class LocalStack {
     this.stoppers.push(() => this.project.stopSchedules());
     this.startArchive(baseDirectory);
     this.startTtlExpirer();
+    // The console's rate history: the test kit rewound the clock and dropped its timer.
+    this.console?.history.reset();
   }
 
   /** The gsi-maintainer, reading every table's change feed (tables held so far, and new ones). */
@@ -479,8 +481,10 @@ export class LocalStack {
     if (!isLoopbackAddress(address.host))
       throw new Error(`The console is served on loopback only, not on ${address.host}`);
     if (this.console === undefined) {
-      this.console = consoleService(stackConsoleSources(this, advance));
-      server.registerRestService(this.console);
+      const service = consoleService(stackConsoleSources(this, advance));
+      this.console = service;
+      server.registerRestService(service);
+      this.closers.push(async () => service.history.stop());
     }
     return `${address.url}${CONSOLE_PATH}`;
   }

@@ -26,6 +26,9 @@ const CHROMIUM_ARGS = [
   // The same pixels on every run: no font hinting or subpixel choices that vary by display.
   '--font-render-hinting=none',
   '--force-color-profile=srgb',
+  // One raster thread: two runs antialiased a button's rounded corner differently (8 pixels of
+  // console-items.png, one step of grey apart).
+  '--num-raster-threads=1',
 ];
 
 /** The README's screenshots are this size (docs/console.md "Screenshots"). */
@@ -79,7 +82,9 @@ export async function openChromium(): Promise<Chromium> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (!SCREENSHOTS) return;
   mkdirSync(IMAGES, { recursive: true });
-  // Two frames: the text the observer below rewrote is painted.
+  // Stand-ins numbered by where they stand in the page, not by which came first (the live feed
+  // and a list's load race each other), then two frames: the text rewritten is painted.
+  await page.evaluate(() => (globalThis as unknown as { eddyRenumber?: () => void }).eddyRenumber?.());
   await page.evaluate(
     () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
   );
@@ -96,6 +101,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 const STEADY_TEXT = `(() => {
   const standIns = new Map();
   const given = new Set();
+  const realOf = new Map();
   let count = 0;
   const hex = (seed, length) => {
     let out = '';
@@ -113,6 +119,7 @@ const STEADY_TEXT = `(() => {
       fixed = make(++count);
       standIns.set(real, fixed);
       given.add(fixed);
+      realOf.set(fixed, real);
     }
     return fixed;
   };
@@ -122,6 +129,7 @@ const STEADY_TEXT = `(() => {
       const fixed = h.slice(0, 8) + '-' + h.slice(8, 12) + '-4' + h.slice(13, 16) + '-a' + h.slice(17, 20) + '-' + h.slice(20);
       standIns.set(real.slice(0, 8), fixed.slice(0, 8));
       given.add(fixed.slice(0, 8));
+      realOf.set(fixed.slice(0, 8), real.slice(0, 8));
       return fixed;
     });
   const steady = (text) =>
@@ -139,12 +147,32 @@ const STEADY_TEXT = `(() => {
       if (text !== node.data) node.data = text;
     } else for (const child of node.childNodes) fix(child);
   };
-  // Each view numbers its stand-ins from the start (the router renders after this listener).
-  addEventListener('hashchange', () => {
+  const forget = () => {
     standIns.clear();
     given.clear();
+    realOf.clear();
     count = 0;
-  });
+  };
+  // Each view numbers its stand-ins from the start (the router renders after this listener).
+  addEventListener('hashchange', forget);
+  // Before a screenshot: the real values back, then stand-ins again in document order, so the
+  // numbering depends on what the page shows, not on the order it arrived in.
+  const real = (text) =>
+    text
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (token) => realOf.get(token) ?? token)
+      .replace(/\b[0-9a-f]{32}\b/g, (token) => realOf.get(token) ?? token)
+      .replace(/(mapping |shardId-d{20}-)([0-9a-f]{8})\b/g, (_, head, token) => head + (realOf.get(token) ?? token));
+  globalThis.eddyRenumber = () => {
+    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+    const texts = [];
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) texts.push(node);
+    const reals = texts.map((node) => real(node.data));
+    forget();
+    texts.forEach((node, index) => {
+      const text = steady(reals[index]);
+      if (text !== node.data) node.data = text;
+    });
+  };
   new MutationObserver((changes) => {
     for (const change of changes) {
       if (change.type === 'characterData') fix(change.target);

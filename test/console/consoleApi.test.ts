@@ -1,4 +1,9 @@
-import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serve } from '../../infra/cli/serve.js';
 import { TOKEN_HEADER } from '../../infra/console/index.js';
@@ -276,6 +281,78 @@ describe('flow and clock', () => {
     expect(ids).toContain('function:onOrder');
     expect(ids).toContain('destination:arn:aws:sqs:us-east-1:000000000000:orders-failures');
     expect(ids.some((id: string) => id.startsWith('function:') && id !== 'function:onOrder')).toBe(true);
+  });
+
+  it("keeps each arrow's rate per second of the stack clock, at whole seconds, and forgets it on reset", async () => {
+    const start = stack.clock.now();
+    await json(api('flow/history')); // the first request starts the sampling
+    await stack.advance('1s');
+    for (let n = 0; n < 5; n++) await put(`h-${n}`);
+    await stack.advance('1s');
+    await stack.advance('1s');
+    const history = await json(api('flow/history'));
+    expect(history).toMatchObject({ intervalMs: 1000, capacity: 300 });
+    expect(history.times).toEqual([start + 1000, start + 2000, start + 3000]);
+    const edge = (label: string) =>
+      history.edges.find(
+        (entry: { from: string; label: string }) =>
+          entry.from.startsWith(label === 'changes' ? 'table:Orders' : 'stream:') &&
+          entry.label.startsWith(label),
+      );
+    // The counts at the first request are the baseline; the 5 writes fall in the second second.
+    expect(edge('changes')).toMatchObject({ rates: [0, 5, 0], backlogs: [0, 0, 0] });
+    expect(edge('mapping').rates).toEqual([0, 5, 0]);
+    expect(edge('mapping').mappingUuid).toMatch(/^[0-9a-f-]{36}$/);
+    await stack.reset();
+    expect((await json(api('flow/history'))).times).toEqual([]);
+  });
+
+  it('samples only the last five minutes of an hour the console moves the virtual clock by', async () => {
+    const start = stack.clock.now();
+    await json(api('flow/history'));
+    await put('before');
+    const hour = 3_600_000;
+    expect((await json(post('clock/advance', { ms: hour }))).now).toBe(start + hour);
+    const { times, edges } = await json(api('flow/history'));
+    expect(times).toHaveLength(300);
+    expect(times.at(-1)).toBe(start + hour);
+    expect(times[0]).toBe(start + hour - 299_000);
+    // The write an hour ago is in no point: the history starts five minutes before the end.
+    const changes = edges.find((edge: { label: string }) => edge.label === 'changes');
+    expect(changes.rates.every((rate: number) => rate === 0)).toBe(true);
+  });
+
+  it("counts TTL deletions per table, not the expirer's total", async () => {
+    await stack.client.send(
+      new CreateTableCommand({
+        TableName: 'Sessions',
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      }),
+    );
+    await stack.client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: 'Sessions',
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      }),
+    );
+    const past = String(Math.floor(stack.clock.now() / 1000) - 60);
+    const expired = (table: string, pk: string) =>
+      stack.client.send(
+        new PutItemCommand({ TableName: table, Item: { pk: { S: pk }, expiresAt: { N: past } } }),
+      );
+    await expired('Orders', 'o-old');
+    await expired('Sessions', 's-old-1');
+    await expired('Sessions', 's-old-2');
+    await stack.expireNow();
+    const flow = await json(api('flow'));
+    const deletes = (table: string) =>
+      flow.edges.find(
+        (edge: { from: string; to: string }) => edge.from === 'ttl-expirer' && edge.to === `table:${table}`,
+      )?.count;
+    expect(deletes('Orders')).toBe(1);
+    expect(deletes('Sessions')).toBe(2);
   });
 
   it('advances the virtual clock, within bounds', async () => {

@@ -6,6 +6,9 @@ import { ListEventSourceMappingsCommand, UpdateEventSourceMappingCommand } from 
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type { Page } from 'playwright-core';
+
+type Box = { x: number; y: number; width: number; height: number };
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EddyConfig } from '../../infra/config.js';
 import { startStack, type TestStack } from '../../infra/testing/index.js';
@@ -203,12 +206,18 @@ describe.skipIf(!HAS_CHROMIUM)('the console views in Chromium', () => {
       );
     await expect.poll(() => page.getByTestId('batches').locator('tbody tr').count()).toBe(1);
     expect(await page.getByTestId('batches').innerText()).toContain('Error: poison order order-2001');
+    // The shard's checkpoint is before its first record: said in words, not as a number that
+    // names no record (ordinal 0, `100000000000000000000`).
+    const shards = page.getByTestId('mapping-shards');
+    await expect.poll(() => shards.innerText()).toContain('nothing finished yet');
+    expect(await shards.innerText()).not.toContain('100000000000000000000');
     await shot('mapping');
 
     release();
     await stack.settled();
     await page.getByTestId('in-flight').getByText('No batch being delivered.').waitFor();
     expect(stack.destination('onOrder')).toHaveLength(1);
+    await expect.poll(() => shards.innerText()).toMatch(/\t1\d{20}\t0\t0/);
   });
 
   it('shows what the archiver wrote per table (screenshot: archive)', async () => {
@@ -272,6 +281,34 @@ describe.skipIf(!HAS_CHROMIUM)('the console views in Chromium', () => {
     const flow = page.getByTestId('flow');
     await flow.locator('[data-node="function:onOrder"]').waitFor();
     await flow.locator('[data-node^="destination:"]').waitFor();
+    // No arrow's label covers another label or a box (their boxes as Chromium laid them out).
+    // In one look: the diagram is drawn again on each tick.
+    const { labels, nodes } = await page.evaluate(() => {
+      const rects = (selector: string) =>
+        Array.from(document.querySelectorAll(`[data-testid="flow"] ${selector}`)).map((element) => {
+          const { x, y, width, height } = element.getBoundingClientRect();
+          return { x, y, width, height };
+        });
+      return { labels: rects('g.edge text'), nodes: rects('g.node rect') };
+    });
+    expect(labels.length).toBeGreaterThanOrEqual(6); // changes, internal feed, 2 mappings, on failure, TTL
+    const overlap = (a: Box, b: Box) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const [n, label] of labels.entries()) {
+      for (const other of labels.slice(n + 1))
+        expect(overlap(label, other), JSON.stringify([label, other])).toBe(false);
+      for (const node of nodes) expect(overlap(label, node), JSON.stringify([label, node])).toBe(false);
+    }
+    // A rate chart per arrow, drawn by uPlot from the history of the stack clock's seconds.
+    const charts = page.getByTestId('flow-charts').locator('figure.chart');
+    await expect.poll(() => charts.count()).toBe(labels.length);
+    const changes = charts.filter({ hasText: 'Orders → Orders stream: changes' });
+    expect(await changes.locator('canvas').count()).toBe(1);
+    const history = await (await fetch(`${stack.endpoint}/_eddy/api/flow/history`)).json();
+    const edge = history.edges.find((entry: { label: string }) => entry.label === 'changes');
+    // placeOrders: 4 writes, a minute, 1 write, a second: 61 samples, 5 records in two of them.
+    expect(history.times).toHaveLength(61);
+    expect(edge.rates.filter((rate: number | null) => rate !== null && rate > 0)).toEqual([4, 1]);
     await shot('flow');
   });
 });

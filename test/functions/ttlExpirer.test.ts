@@ -252,6 +252,7 @@ describe('ttl-expirer: batches and the deletion delay (docs/streams-and-lambda.m
           attributeName: 'ttl',
           tracked: 0,
           expiredNow: 0,
+          deleted: 2_500,
         },
       ],
     });

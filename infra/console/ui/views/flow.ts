@@ -1,6 +1,8 @@
 import { get } from '../api.js';
+import { ChartSet, loadHistory } from '../charts.js';
 import { fill, h, problem } from '../dom.js';
 import { on } from '../live.js';
+import { type Box, placeLabels } from './flowLabels.js';
 
 interface FlowNode {
   id: string;
@@ -42,6 +44,7 @@ function svg<K extends keyof SVGElementTagNameMap>(
  */
 export function renderFlow(element: HTMLElement): () => void {
   const body = h('div', { class: 'flow', 'data-testid': 'flow' });
+  const chartsBox = h('div', { class: 'charts', 'data-testid': 'flow-charts' });
   fill(
     element,
     h('h2', {}, 'Flow'),
@@ -51,13 +54,25 @@ export function renderFlow(element: HTMLElement): () => void {
       'Each arrow: records per second · waiting. Click a mapping arrow for its batches.',
     ),
     body,
+    h('h3', {}, 'Rates over the last five minutes (stack clock, one point a second)'),
+    chartsBox,
   );
   const previous = new Map<string, { count: number; at: number }>();
+  const labels = new Map<string, string>();
+  const charts = new ChartSet(
+    chartsBox,
+    (edge) => `${labels.get(edge.from) ?? edge.from} → ${labels.get(edge.to) ?? edge.to}: ${edge.label}`,
+  );
 
   const load = async () => {
     try {
-      const flow = await get<{ nodes: FlowNode[]; edges: FlowEdge[] }>('flow');
+      const [flow, history] = await Promise.all([
+        get<{ nodes: FlowNode[]; edges: FlowEdge[] }>('flow'),
+        loadHistory(),
+      ]);
+      for (const node of flow.nodes) labels.set(node.id, node.label);
       draw(flow.nodes, flow.edges);
+      charts.show(history);
     } catch (error) {
       fill(body, problem(error));
     }
@@ -98,6 +113,13 @@ export function renderFlow(element: HTMLElement): () => void {
     defs.append(marker);
     picture.append(defs);
     const now = performance.now();
+    const texts: { element: SVGTextElement; path: SVGPathElement }[] = [];
+    const obstacles: Box[] = [...place.values()].map((at) => ({
+      x: at.x,
+      y: at.y,
+      width: NODE_WIDTH,
+      height: NODE_HEIGHT,
+    }));
     for (const edge of edges) {
       const from = place.get(edge.from);
       const to = place.get(edge.to);
@@ -117,14 +139,15 @@ export function renderFlow(element: HTMLElement): () => void {
         class: `edge${edge.state === 'Disabled' ? ' disabled' : ''}`,
         'data-edge': key,
       });
-      group.append(
-        svg('path', {
-          d: `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`,
-          'marker-end': 'url(#arrow)',
-        }),
-      );
+      const path = svg('path', {
+        d: `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`,
+        'marker-end': 'url(#arrow)',
+      });
+      group.append(path);
       const label = `${edge.label}: ${rate.toFixed(rate < 10 ? 1 : 0)}/s · ${edge.backlog} waiting${edge.state === 'Disabled' ? ' · disabled' : ''}`;
-      group.append(svg('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, 'text-anchor': 'middle' }, label));
+      const text = svg('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2, 'text-anchor': 'middle' }, label);
+      group.append(text);
+      texts.push({ element: text, path });
       if (edge.mappingUuid !== undefined) {
         const link = svg('a', { href: `#/mappings/${edge.mappingUuid}` });
         link.append(group);
@@ -152,10 +175,16 @@ export function renderFlow(element: HTMLElement): () => void {
       }
     }
     fill(body, picture);
+    // Measured once in the page (the font decides the widths), then laid out clear of each other.
+    placeLabels(picture, texts, obstacles);
   }
 
   void load();
-  return on('tick', () => void load());
+  const stop = on('tick', () => void load());
+  return () => {
+    stop();
+    charts.destroy();
+  };
 }
 
 function linkOf(node: FlowNode): string | undefined {

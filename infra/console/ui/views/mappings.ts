@@ -1,4 +1,5 @@
 import { get, post } from '../api.js';
+import { ChartSet, loadHistory } from '../charts.js';
 import { fill, h, json, problem, table, time } from '../dom.js';
 import { duration } from '../format.js';
 import { on } from '../live.js';
@@ -25,6 +26,8 @@ export interface Mapping {
   shards: {
     shardId: string;
     processedThrough: string;
+    /** The checkpoint is before the shard's first record: nothing of it was read. */
+    nothingRead: boolean;
     finished: boolean;
     inProgress: number;
     unread: number;
@@ -168,9 +171,24 @@ export function renderMappings(element: HTMLElement): () => void {
 export function renderMapping(element: HTMLElement, uuid: string | undefined): () => void {
   const head = h('div', {});
   const batches = h('div', { 'data-testid': 'batches' });
-  fill(element, h('h2', {}, 'Mapping ', uuid ?? ''), head, h('h3', {}, 'Batches (newest first)'), batches);
+  const chartBox = h('div', { class: 'charts', 'data-testid': 'mapping-chart' });
+  fill(
+    element,
+    h('h2', {}, 'Mapping ', uuid ?? ''),
+    head,
+    h('h3', {}, 'Records read over the last five minutes'),
+    chartBox,
+    h('h3', {}, 'Batches (newest first)'),
+    batches,
+  );
+  const charts = new ChartSet(
+    chartBox,
+    () => 'records read per second · waiting',
+    (edge) => edge.mappingUuid === uuid,
+  );
   const load = async () => {
     try {
+      charts.show(await loadHistory());
       const { Mappings } = await get<{ Mappings: Mapping[] }>('event-source-mappings');
       const mapping = Mappings.find((candidate) => candidate.uuid === uuid);
       if (mapping === undefined) {
@@ -203,7 +221,14 @@ export function renderMapping(element: HTMLElement, uuid: string | undefined): (
           ['Shard', 'Processed through', 'In flight', 'Unread'],
           mapping.shards.map((shard) => [
             shard.shardId,
-            shard.processedThrough || '—',
+            // Its checkpoint before its first record: nothing read, or what was read still in flight.
+            shard.nothingRead
+              ? h(
+                  'span',
+                  { class: 'muted' },
+                  shard.inProgress > 0 ? 'nothing finished yet' : 'nothing read yet',
+                )
+              : shard.processedThrough || '—',
             String(shard.inProgress),
             shard.finished ? 'finished' : String(shard.unread),
           ]),
@@ -258,5 +283,9 @@ export function renderMapping(element: HTMLElement, uuid: string | undefined): (
     }
   };
   void load();
-  return on('tick', () => void load());
+  const stop = on('tick', () => void load());
+  return () => {
+    stop();
+    charts.destroy();
+  };
 }
