@@ -39,6 +39,12 @@ export type RecordOutcome = { readonly errorCode: string; readonly errorMessage:
  */
 export class KinesisWriter {
   private client: KinesisClient | undefined;
+  /**
+   * Aborts the calls in flight at `close`: the SDK's own attempts of a call (maxAttempts below)
+   * would otherwise go on after the stack closed and write, once Kinesis answers again, records
+   * the next run writes too (test/kinesis/unsentRestart.test.ts).
+   */
+  private inFlight = new AbortController();
 
   constructor(
     private readonly options: KinesisEndpointOptions,
@@ -76,6 +82,7 @@ export class KinesisWriter {
     try {
       const output = await this.kinesisClient().send(
         new (kinesis().DescribeStreamSummaryCommand)({ StreamName: streamName }),
+        { abortSignal: this.inFlight.signal },
       );
       return output.StreamDescriptionSummary?.StreamStatus ?? 'ACTIVE';
     } catch (error) {
@@ -91,6 +98,7 @@ export class KinesisWriter {
         StreamName: streamName,
         Records: records.map((record) => ({ Data: record.data, PartitionKey: record.partitionKey })),
       }),
+      { abortSignal: this.inFlight.signal },
     );
     const results = output.Records ?? [];
     return records.map((_, index) => {
@@ -103,6 +111,8 @@ export class KinesisWriter {
   }
 
   close(): void {
+    this.inFlight.abort();
+    this.inFlight = new AbortController();
     if (this.options.client === undefined) this.client?.destroy();
     this.client = undefined;
   }
