@@ -103,7 +103,10 @@ export const importTable = defineOperation<ImportTableInput, Record<string, unkn
               },
             }),
         keyTypes,
-        tableKeys: table.keySchema.map((element) => element.AttributeName),
+        tableKeys:
+          table.globalSecondaryIndexes.size > 0 || table.localSecondaryIndexes.size > 0
+            ? undefined
+            : table.keySchema.map((element) => element.AttributeName),
       }),
     );
     protection.changed();

@@ -80,8 +80,12 @@ export interface ImportRequest {
   readonly csv?: { delimiter?: string; headerList?: string[] };
   /** Key attributes and their types: CSV columns of these names are typed, others are strings. */
   readonly keyTypes: ReadonlyMap<string, 'S' | 'N' | 'B'>;
-  /** The table's key attributes (the values a line in the stored form is read with). */
-  readonly tableKeys: readonly string[];
+  /**
+   * The table's key attributes (the values a line in the stored form is read with); undefined
+   * when the table has secondary indexes, whose keys only the general path checks: its lines are
+   * not scanned for the stored form at all (`importStored` would decline every one).
+   */
+  readonly tableKeys: readonly string[] | undefined;
 }
 
 /**

@@ -167,10 +167,13 @@ export function addNumbers(a: string, b: string, operation: '+' | '-' = '+'): Nu
 export function numberSize(normalised: string): number {
   const n = decompose(normalised);
   if (n.sign === 0) return 1;
-  const digitCount = n.digits.length;
-  const scientificExponent = n.pointPosition - 1;
+  return nonZeroNumberSize(n.digits.length, n.pointPosition - 1, n.sign < 0);
+}
+
+/** `numberSize` of a non-zero number given by its significant digit count and scientific exponent. */
+export function nonZeroNumberSize(digitCount: number, scientificExponent: number, negative: boolean): number {
   let size = 1 + Math.ceil(digitCount / 2);
   if (digitCount % 2 === 0 && scientificExponent % 2 === 0) size += 1;
-  if (n.sign < 0) size += 1;
+  if (negative) size += 1;
   return size;
 }

@@ -1,7 +1,8 @@
 /**
  * Tokens of an item's canonical JSON text (`itemCodec.ts`), for the readers that find members
  * in it without decoding the item: the GSI maintainer's stored images (`indexes/storedImage.ts`)
- * and the expiry index's TTL reads (`ttl/ttlText.ts`).
+ * the expiry index's TTL reads (`ttl/ttlText.ts`) and the import's stored-form scan
+ * (`storedItemScan.ts`).
  */
 
 export const QUOTE = 34;
@@ -10,6 +11,8 @@ export const OPEN_BRACE = 123;
 export const CLOSE_BRACE = 125;
 export const OPEN_BRACKET = 91;
 export const CLOSE_BRACKET = 93;
+export const COMMA = 44;
+export const COLON = 58;
 
 /**
  * Offset just past the JSON string literal whose opening quote is at `at` (the text's length if

@@ -2,8 +2,19 @@ import { type AttributeMap, newFastAttributeMap, setAttribute } from '../model/a
 import { MAX_ITEM_SIZE } from '../model/itemSize.js';
 import { MAX_NESTING_LEVEL } from '../model/parseAttributeValue.js';
 import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+} from './canonicalText.js';
+import {
   compareBytes,
   compareStrings,
+  FAIL,
   FALSE,
   hexDigit,
   isIndexLike,
@@ -42,18 +53,6 @@ export interface ScannedItem {
   /** Index just past the item's closing brace. */
   readonly end: number;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-
-/** Not recognised: the general path decides. */
-const FAIL = -1;
 
 /** The type tags, by their first byte and length. */
 enum Tag {

@@ -1,4 +1,6 @@
 import { checkBase64 } from '../model/binary.js';
+import { MAX_EXPONENT, MAX_SIGNIFICANT_DIGITS, MIN_EXPONENT, nonZeroNumberSize } from '../model/number.js';
+import { BACKSLASH, QUOTE } from './canonicalText.js';
 
 /**
  * The scalars of the stored-form scanner (`storedItemScan.ts`): numbers and base64 as the stored
@@ -20,9 +22,8 @@ export type SliceableBuffer = Buffer & {
   utf8Slice(start: number, end: number): string;
 };
 
-const FAIL = -1;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+/** Not recognised: the general path decides. */
+export const FAIL = -1;
 export const ZERO = 0x30;
 export const NINE = 0x39;
 const MINUS = 0x2d;
@@ -81,11 +82,8 @@ export function scanNumber(bytes: Uint8Array, p: number, limit: number, out: Val
   } else return FAIL;
   if (bytes[i] !== QUOTE || i >= limit) return FAIL;
   const exponent = pointPosition - 1;
-  if (digits > 38 || exponent > 125 || exponent < -130) return FAIL;
-  let size = 1 + Math.ceil(digits / 2);
-  if (digits % 2 === 0 && exponent % 2 === 0) size += 1;
-  if (negative) size += 1;
-  out.valueSize = size;
+  if (digits > MAX_SIGNIFICANT_DIGITS || exponent > MAX_EXPONENT || exponent < MIN_EXPONENT) return FAIL;
+  out.valueSize = nonZeroNumberSize(digits, exponent, negative);
   return i + 1;
 }
 

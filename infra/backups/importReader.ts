@@ -9,6 +9,7 @@ import {
   type ImportRequest,
   type ImportSource,
 } from '../../core/backups/ports.js';
+import { CLOSE_BRACE } from '../../core/store/canonicalText.js';
 import { StoredItemScanner } from '../../core/store/storedItemScan.js';
 import type { Buckets } from './buckets.js';
 import { csvRecords } from './csv.js';
@@ -44,7 +45,7 @@ export class BucketImportSource implements ImportSource {
     if (!(await this.buckets.exists(request.bucket)))
       throw new DataTransferFailure('S3NoSuchBucket', 'The specified bucket does not exist');
     const store = this.buckets.store(request.bucket);
-    const scanner = new StoredItemScanner(request.tableKeys);
+    const scanner = request.tableKeys === undefined ? undefined : new StoredItemScanner(request.tableKeys);
     for (const object of await store.list(request.prefix ?? '')) {
       if (object.key.endsWith('/')) continue;
       const raw = await store.get(object.key);
@@ -88,7 +89,11 @@ async function decompress(body: Uint8Array, compression: ImportRequest['compress
   return body;
 }
 
-function linesOf(data: Buffer, request: ImportRequest, scanner: StoredItemScanner): Iterable<ImportLine> {
+function linesOf(
+  data: Buffer,
+  request: ImportRequest,
+  scanner: StoredItemScanner | undefined,
+): Iterable<ImportLine> {
   if (request.format === 'CSV') return csvLines(data.toString('utf8'), request);
   if (request.format === 'ION') return ionLines(data.toString('utf8'));
   return jsonLines(data, scanner);
@@ -112,7 +117,6 @@ function itemOf(value: unknown, line: number): ImportLine {
 }
 
 const NEWLINE = 0x0a;
-const CLOSE_BRACE = 0x7d;
 /** `{"Item":`, how every line of a DynamoDB JSON export starts. */
 const ITEM_PREFIX = Buffer.from('{"Item":');
 
@@ -128,17 +132,17 @@ function startsWithItem(data: Buffer, from: number): boolean {
  * (not JSON, or no `Item` member) is one error, and the rest of its object is not read (measured
  * against AWS: docs/backups.md §4.3). Blank lines are nothing.
  */
-function* jsonLines(data: Buffer, scanner: StoredItemScanner): Generator<ImportLine> {
+function* jsonLines(data: Buffer, scanner: StoredItemScanner | undefined): Generator<ImportLine> {
   // The pass needs UTF-8 to measure strings by their bytes; an object that is not (rare) is
   // decoded, with U+FFFD for what is broken, and parsed.
-  const recognise = isUtf8(data);
+  const recogniser = scanner !== undefined && isUtf8(data) ? scanner : undefined;
   const length = data.length;
   let number = 0;
   let from = 0;
   while (from < length) {
     number++;
-    if (recognise && data[from] === 0x7b && startsWithItem(data, from)) {
-      const scanned = scanner.scan(data, from + ITEM_PREFIX.length, length);
+    if (recogniser !== undefined && startsWithItem(data, from)) {
+      const scanned = recogniser.scan(data, from + ITEM_PREFIX.length, length);
       if (scanned !== undefined && data[scanned.end] === CLOSE_BRACE) {
         const after = scanned.end + 1;
         if (after === length || data[after] === NEWLINE) {
