@@ -170,10 +170,7 @@ export class CapacityGovernor {
    * charge with no charge object made per request (docs/capacity.md §9).
    */
   readItem(table: Table, units: number, hashKey: string): void {
-    const fault = this.faults.pending ? this.fault(table, 'Read') : undefined;
-    const error =
-      fault ?? (this.enforces(table) ? this.admitOne(table, undefined, 'Read', units, hashKey) : undefined);
-    if (this.insights) countKey(table, undefined, hashKey, error !== undefined);
+    const error = this.readKeyed(table, undefined, units, hashKey);
     if (error !== undefined) throw error;
   }
 
@@ -185,16 +182,23 @@ export class CapacityGovernor {
   readOutcome(table: Table, charge: ReadCharge): DynamoDbError | undefined {
     // An LSI reads the table's capacity (docs/dynamodb.md §4.3.3).
     const gsi = charge.index?.kind === 'GSI' ? charge.index : undefined;
-    const outcome = this.readAdmission(table, gsi, charge);
-    if (this.insights) countKey(table, gsi?.name, charge.hashKey, outcome !== undefined);
-    return outcome;
+    return this.readKeyed(table, gsi, charge.units, charge.hashKey);
   }
 
-  private readAdmission(table: Table, gsi: SecondaryIndex | undefined, charge: ReadCharge) {
-    const fault = this.fault(table, 'Read');
-    if (fault !== undefined) return fault;
-    if (!this.enforces(table)) return undefined;
-    return this.admitOne(table, gsi, 'Read', charge.units, gsi ? undefined : charge.hashKey);
+  /** An injected fault, else the admission of `units` (a GSI's partitions are not modelled). */
+  private readKeyed(
+    table: Table,
+    gsi: SecondaryIndex | undefined,
+    units: number,
+    hashKey: string | undefined,
+  ): DynamoDbError | undefined {
+    const outcome =
+      this.fault(table, 'Read') ??
+      (this.enforces(table)
+        ? this.admitOne(table, gsi, 'Read', units, gsi ? undefined : hashKey)
+        : undefined);
+    if (this.insights) countKey(table, gsi?.name, hashKey, outcome !== undefined);
+    return outcome;
   }
 
   writeOutcome(table: Table, charge: WriteCharge): DynamoDbError | undefined {

@@ -279,7 +279,7 @@ function satisfiesString(value: string, shape: StringShape): boolean {
   let pattern = shape.pattern;
   const names = shape.names;
   if (names !== undefined) {
-    if (value === '' || value.startsWith('arn:')) pattern = undefined;
+    if (takesArnLimits(value)) pattern = undefined;
     else ({ minLength, maxLength } = names);
   }
   return (
@@ -296,9 +296,13 @@ function limitsOf(
   shape: StringShape,
 ): { minLength?: number; maxLength?: number; pattern?: string } {
   if (shape.names === undefined) return shape;
-  if (value === '' || value.startsWith('arn:'))
-    return { minLength: shape.minLength, maxLength: shape.maxLength };
+  if (takesArnLimits(value)) return { minLength: shape.minLength, maxLength: shape.maxLength };
   return { ...shape.names, pattern: shape.pattern };
+}
+
+/** Whether a value of a shape with `names` is held to the shape's own (ARN) limits, unpatterned. */
+function takesArnLimits(value: string): boolean {
+  return value === '' || value.startsWith('arn:');
 }
 
 function push(errors: string[], value: unknown, place: Place, constraint: string, shape?: Shape) {
