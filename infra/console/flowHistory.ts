@@ -34,15 +34,13 @@ export interface FlowHistoryAnswer {
 }
 
 /** A ring of numbers: `HISTORY_POINTS` slots, NaN for "no value". */
-class Ring {
-  readonly values = new Float64Array(HISTORY_POINTS).fill(Number.NaN);
-}
+const emptyRing = () => new Float64Array(HISTORY_POINTS).fill(Number.NaN);
 
 interface Track {
   edge: FlowEdge;
   lastCount: number;
-  readonly rates: Ring;
-  readonly backlogs: Ring;
+  readonly rates: Float64Array;
+  readonly backlogs: Float64Array;
 }
 
 /**
@@ -56,7 +54,7 @@ interface Track {
  * (or a test kit's stack whose virtual clock jumps a day) runs no timer for it.
  */
 export class FlowHistory {
-  private readonly times = new Float64Array(HISTORY_POINTS).fill(Number.NaN);
+  private readonly times = emptyRing();
   private readonly tracks = new Map<string, Track>();
   /** Slots written so far; the next goes at `written % HISTORY_POINTS`. */
   private written = 0;
@@ -80,8 +78,8 @@ export class FlowHistory {
       this.tracks.set(edgeKey(edge), {
         edge,
         lastCount: edge.count,
-        rates: new Ring(),
-        backlogs: new Ring(),
+        rates: emptyRing(),
+        backlogs: emptyRing(),
       });
     this.schedule();
   }
@@ -143,16 +141,16 @@ export class FlowHistory {
       let track = this.tracks.get(key);
       if (track === undefined) {
         // An arrow new since the last sample (a mapping created) counted from 0.
-        track = { edge, lastCount: 0, rates: new Ring(), backlogs: new Ring() };
+        track = { edge, lastCount: 0, rates: emptyRing(), backlogs: emptyRing() };
         this.tracks.set(key, track);
       }
       // Per interval, not per elapsed time: the first point also counts the part-interval since
       // the start. A count that went back (a mapping made again) is a new start, not a negative rate.
       const counted = edge.count >= track.lastCount ? edge.count - track.lastCount : edge.count;
-      track.rates.values[slot] = (counted * 1000) / HISTORY_INTERVAL_MS;
+      track.rates[slot] = (counted * 1000) / HISTORY_INTERVAL_MS;
       track.edge = edge;
       track.lastCount = edge.count;
-      track.backlogs.values[slot] = edge.backlog;
+      track.backlogs[slot] = edge.backlog;
     }
     // Arrows gone from the diagram (a mapping deleted) leave the history with it.
     for (const key of this.tracks.keys()) if (!seen.has(key)) this.tracks.delete(key);
@@ -180,8 +178,8 @@ export class FlowHistory {
         to: track.edge.to,
         label: track.edge.label,
         ...(track.edge.mappingUuid === undefined ? {} : { mappingUuid: track.edge.mappingUuid }),
-        rates: read(track.rates.values),
-        backlogs: read(track.backlogs.values),
+        rates: read(track.rates),
+        backlogs: read(track.backlogs),
       })),
     };
   }

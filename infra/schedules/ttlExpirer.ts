@@ -80,13 +80,7 @@ export function startTtlExpirer(engine: Engine, options: TtlExpirerOptions = {})
   const totals = { runs: 0, deleted: 0 };
   // Deletions per table ARN, for status(): the runs' figures are totals across tables.
   const deletedByTable = new Map<string, number>();
-  const expiredItems = new EngineExpiredItems(engine);
-  const deleteIfExpired = expiredItems.deleteIfExpired.bind(expiredItems);
-  expiredItems.deleteIfExpired = (item) => {
-    const deleted = deleteIfExpired(item);
-    if (deleted) deletedByTable.set(item.tableArn, (deletedByTable.get(item.tableArn) ?? 0) + 1);
-    return deleted;
-  };
+  const expiredItems = new CountingExpiredItems(engine, deletedByTable);
   const handler = createHandler(
     { expiredItems },
     {
@@ -168,4 +162,20 @@ export function startTtlExpirer(engine: Engine, options: TtlExpirerOptions = {})
       unregister();
     },
   };
+}
+
+/** The engine's expired items, counting the deletions per table ARN into `byTable`. */
+class CountingExpiredItems extends EngineExpiredItems {
+  constructor(
+    engine: Engine,
+    private readonly byTable: Map<string, number>,
+  ) {
+    super(engine);
+  }
+
+  override deleteIfExpired(item: Parameters<EngineExpiredItems['deleteIfExpired']>[0]): boolean {
+    const deleted = super.deleteIfExpired(item);
+    if (deleted) this.byTable.set(item.tableArn, (this.byTable.get(item.tableArn) ?? 0) + 1);
+    return deleted;
+  }
 }
