@@ -23,10 +23,10 @@ const LOOKS_PER_TICK = 4;
  * them. One range per stream (≤ `MAX_RECORDS_PER_LOOK`), so it holds no history; a position whose
  * stored change is another object (the test kit's reset numbers from the start again) is made anew.
  */
-const lastSent = new Map<string, { from: number; changes: unknown[]; json: string[] }>();
+const lastSent = new WeakMap<Stream, { from: number; changes: unknown[]; json: string[] }>();
 
 function recordsJson(stream: Stream, from: number, end: number): string[] {
-  const cached = lastSent.get(stream.arn);
+  const cached = lastSent.get(stream);
   const changes: unknown[] = [];
   const json: string[] = [];
   for (let position = from; position < end; position++) {
@@ -39,9 +39,9 @@ function recordsJson(stream: Stream, from: number, end: number): string[] {
     );
     changes.push(change);
   }
-  // Streams of deleted tables leave no more than this behind.
-  if (lastSent.size >= 1_000 && !lastSent.has(stream.arn)) lastSent.clear();
-  lastSent.set(stream.arn, { from, changes, json });
+  // Keyed by the stream itself: a deleted table's stream takes its entry with it, and two stacks
+  // in one process (same ARNs) keep theirs apart.
+  lastSent.set(stream, { from, changes, json });
   return json;
 }
 
@@ -84,7 +84,12 @@ export class LiveFeed {
   }
 
   private send(event: string, data: unknown): void {
-    this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.event(event, JSON.stringify(data));
+  }
+
+  /** One server-sent event whose data is `json`. */
+  private event(name: string, json: string): void {
+    this.write(`event: ${name}\ndata: ${json}\n\n`);
   }
 
   private tick() {
@@ -107,8 +112,9 @@ export class LiveFeed {
       const from = Math.max(last, log.head, log.end - MAX_RECORDS_PER_LOOK);
       const records = recordsJson(stream, from, log.end);
       // JSON.stringify({ table, streamArn, records, skipped }), the records' JSON made once.
-      this.write(
-        `event: records\ndata: {"table":${JSON.stringify(tableName)},"streamArn":${JSON.stringify(stream.arn)},"records":[${records.join(',')}],"skipped":${from - last}}\n\n`,
+      this.event(
+        'records',
+        `{"table":${JSON.stringify(tableName)},"streamArn":${JSON.stringify(stream.arn)},"records":[${records.join(',')}],"skipped":${from - last}}`,
       );
     }
   }
