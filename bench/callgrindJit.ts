@@ -5,7 +5,9 @@
  * (/tmp/perf-<pid>.map: start, size, name per code object) says which JavaScript function lies
  * there. Prints the functions with the most instructions, self and inclusive, per request.
  *
- * Run: npx tsx bench/callgrindJit.ts <dump> <perf map> [requests] [top]
+ * Run: npx tsx bench/callgrindJit.ts <dump> <perf map> [requests] [top] [callers-of]
+ * With `callers-of` (a substring of a function name, e.g. `Builtin_JsonParse`), it also prints
+ * who calls the matching functions and what those calls cost inclusive.
  */
 import { readFileSync } from 'node:fs';
 
@@ -52,6 +54,8 @@ function costs(file: string): { self: Map<string, number>; inclusive: Map<string
   };
   const self = new Map<string, number>();
   const calls = new Map<string, number>();
+  /** callee → caller → inclusive Ir of the calls. */
+  const callers = new Map<string, Map<string, number>>();
   let current = '';
   let callee: string | undefined;
   let afterCalls = false;
@@ -75,6 +79,11 @@ function costs(file: string): { self: Map<string, number>; inclusive: Map<string
       afterCalls = false;
       // Inclusive cost of a call: counted for the caller once (recursion is counted again).
       if (callee !== current) calls.set(current, (calls.get(current) ?? 0) + cost);
+      if (callee !== undefined) {
+        const from = callers.get(callee) ?? new Map<string, number>();
+        callers.set(callee, from);
+        from.set(current, (from.get(current) ?? 0) + cost);
+      }
       continue;
     }
     self.set(current, (self.get(current) ?? 0) + cost);
@@ -83,12 +92,12 @@ function costs(file: string): { self: Map<string, number>; inclusive: Map<string
   const inclusive = new Map<string, number>();
   for (const [fn, cost] of self) inclusive.set(fn, cost + (calls.get(fn) ?? 0));
   for (const [fn, cost] of calls) if (!self.has(fn)) inclusive.set(fn, cost);
-  return { self, inclusive, total };
+  return { self, inclusive, total, callers };
 }
 
-const [dump, map, requestsText = '1', topText = '60'] = process.argv.slice(2);
+const [dump, map, requestsText = '1', topText = '60', callersOf] = process.argv.slice(2);
 if (dump === undefined || map === undefined) {
-  console.error('usage: tsx bench/callgrindJit.ts <dump> <perf map> [requests] [top]');
+  console.error('usage: tsx bench/callgrindJit.ts <dump> <perf map> [requests] [top] [callers-of substring]');
   process.exit(2);
 }
 const codes = perfMap(map);
@@ -98,7 +107,7 @@ const named = (fn: string) => {
   if (address === null) return fn;
   return lookup(codes, Number.parseInt(address[1]!, 16)) ?? 'JIT code (unnamed)';
 };
-const { self, inclusive, total } = costs(dump);
+const { self, inclusive, total, callers } = costs(dump);
 const byName = (from: Map<string, number>) => {
   const sums = new Map<string, number>();
   for (const [fn, cost] of from) sums.set(named(fn), (sums.get(named(fn)) ?? 0) + cost);
@@ -109,3 +118,19 @@ console.log(`total ${k(total)} instructions per request\n\nself:`);
 for (const [fn, cost] of byName(self)) console.log(`${k(cost)}  ${fn}`);
 console.log('\ninclusive:');
 for (const [fn, cost] of byName(inclusive)) console.log(`${k(cost)}  ${fn}`);
+
+if (callersOf !== undefined) {
+  // Who calls the functions whose name contains `callersOf`, and how much those calls cost.
+  const sums = new Map<string, number>();
+  for (const [callee, from] of callers) {
+    const calleeName = named(callee);
+    if (!calleeName.includes(callersOf)) continue;
+    for (const [caller, cost] of from) {
+      const key = `${named(caller)}  →  ${calleeName}`;
+      sums.set(key, (sums.get(key) ?? 0) + cost);
+    }
+  }
+  console.log(`\ncallers of *${callersOf}*:`);
+  for (const [key, cost] of [...sums].sort((a, b) => b[1] - a[1]).slice(0, Number(topText)))
+    console.log(`${k(cost)}  ${key}`);
+}
