@@ -22,7 +22,8 @@
  * Knobs: BENCH_WORKLOAD_SECONDS (measured seconds per case, default 2), BENCH_WORKLOAD_TURNS (3),
  * BENCH_WORKLOAD_ONLY (workloads, comma-separated, e.g. `put-same,put-new`),
  * BENCH_WORKLOAD_CONFIGS (configurations, e.g. `none,gsi1`), BENCH_WORKLOAD_C (`1,16`),
- * BENCH_WORKLOAD_DYNALITE=0 (no dynalite), BENCH_WORKLOAD_PROFILE=<server> (e.g. `eddy gsi1`: its
+ * BENCH_WORKLOAD_DYNALITE=0 (no dynalite), BENCH_WORKLOAD_BARE=0 (no bare `node:http` server: the
+ * transport's floor, which every row is also given as a ratio to), BENCH_WORKLOAD_PROFILE=<server> (e.g. `eddy gsi1`: its
  * CPU profile of each measured load, into dist/bench/profiles/<engine>-<configuration>/).
  * BENCH_WORKLOAD_INSTRUCTIONS=1: instructions per request under callgrind instead of wall time
  * (bench/workloadInstructions.ts).
@@ -48,6 +49,7 @@ import {
 import { runInstructions } from './workloadInstructions.js';
 import {
   ask,
+  BARE,
   type Engine,
   profileDirectory,
   startTarget,
@@ -65,6 +67,7 @@ const WORKLOAD_LIST = list('BENCH_WORKLOAD_ONLY', WORKLOADS) as Workload[];
 const CONFIGURATION_LIST = list('BENCH_WORKLOAD_CONFIGS', CONFIGURATIONS) as Configuration[];
 const CONCURRENCIES = list('BENCH_WORKLOAD_C', ['1', '16']).map(Number);
 const WITH_DYNALITE = process.env.BENCH_WORKLOAD_DYNALITE !== '0';
+const WITH_BARE = process.env.BENCH_WORKLOAD_BARE !== '0';
 /** dynalite is measured at 16 clients only: the targets compare it there. */
 const DYNALITE_CONCURRENCY = 16;
 const PROFILED = process.env.BENCH_WORKLOAD_PROFILE;
@@ -206,6 +209,7 @@ function report(results: Results, targets: readonly Target[]): void {
     '× none (turns)',
     'by CPU',
     '× dynalite',
+    '× bare',
     'cpu/req',
     'p50/p99 ms',
     'GSI lag p99, batch, backlog',
@@ -218,12 +222,19 @@ function report(results: Results, targets: readonly Target[]): void {
     const [workload, concurrencyText] = key.split(' c=') as [Workload, string];
     const concurrency = Number(concurrencyText);
     const none = byTarget.get('eddy none');
+    const bare = byTarget.get(BARE);
     for (const target of targets) {
       const measured = byTarget.get(target.name);
       if (measured === undefined) continue;
       const ops = median(measured.map((m) => m.opsPerSecond));
       const failures = measured.reduce((sum, m) => sum + m.failures, 0);
-      const baseline = target.engine === 'eddy' ? none : byTarget.get('dynalite none');
+      const baseline =
+        target.engine === 'eddy'
+          ? none
+          : target.engine === 'dynalite'
+            ? byTarget.get('dynalite none')
+            : undefined;
+      const bareRatios = bare === undefined || bare === measured ? undefined : ratios(measured, bare);
       const turnRatios =
         baseline === undefined || baseline === measured ? undefined : ratios(measured, baseline);
       const peer = DYNALITE_PEER[target.configuration];
@@ -250,6 +261,7 @@ function report(results: Results, targets: readonly Target[]): void {
           ? ''
           : `${median(cpuRatios(measured, baseline)).toFixed(2)}× (${range(cpuRatios(measured, baseline))})`,
         dynaliteRatios === undefined ? '' : `${median(dynaliteRatios).toFixed(1)}×`,
+        bareRatios === undefined ? '' : `${median(bareRatios).toFixed(2)}×`,
         `${median(measured.map((m) => m.cpuMicros)).toFixed(0)} µs`,
         `${ms(median(measured.map((m) => m.p50Ms)))} / ${ms(median(measured.map((m) => m.p99Ms)))}`,
         deliveryCell(
@@ -277,7 +289,8 @@ function report(results: Results, targets: readonly Target[]): void {
         .join(' ')})\n` +
       'Targets at c=16: GSI lag p99 ≤ 20 ms, iterator age p99 ≤ 50 ms, at each invocation during the load ' +
       '(ms clock); batch: records per invocation; backlog: largest sampled every 10 ms, and at the end.\n' +
-      'by CPU: server CPU per request of the table without the feature over this one (per turn).',
+      'by CPU: server CPU per request of the table without the feature over this one (per turn). ' +
+      '× bare: ops/s over a node:http server that only parses the body and answers `{}` (per turn).',
   );
   console.log(line(header));
   console.log(widths.map((width) => '-'.repeat(width)).join('  '));
@@ -286,7 +299,7 @@ function report(results: Results, targets: readonly Target[]): void {
   for (const target of targets)
     if (target.rssBytes !== undefined)
       console.log(
-        `  ${target.name.padEnd(16)} ${(target.rssBytes / 1024 / 1024).toFixed(0)} MB  ${CONFIGURATION_TITLES[target.configuration]}`,
+        `  ${target.name.padEnd(16)} ${(target.rssBytes / 1024 / 1024).toFixed(0)} MB  ${target.engine === 'bare' ? 'parses the body, answers {}' : CONFIGURATION_TITLES[target.configuration]}`,
       );
 }
 
@@ -313,6 +326,7 @@ export async function run(): Promise<void> {
               profiled('dynalite', configuration),
             ),
           );
+    if (WITH_BARE) targets.push(await startTarget(bundle, 'bare', 'none', project));
     console.log(`servers ready (load average ${loadavg()[0]!.toFixed(1)})`);
     const results = await measureInTurns(targets);
     report(results, targets);

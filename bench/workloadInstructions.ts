@@ -32,7 +32,7 @@ import {
   WORKLOADS,
   type Workload,
 } from './workloadCases.js';
-import { ask, type Engine, startTarget, stopTargets, type Target } from './workloadServers.js';
+import { ask, BARE, type Engine, startTarget, stopTargets, type Target } from './workloadServers.js';
 
 const list = (name: string, fallback: readonly string[]) =>
   process.env[name] === undefined ? fallback : process.env[name]!.split(',').map((item) => item.trim());
@@ -40,6 +40,7 @@ const WORKLOAD_LIST = list('BENCH_WORKLOAD_ONLY', WORKLOADS) as Workload[];
 const CONFIGURATION_LIST = list('BENCH_WORKLOAD_CONFIGS', CONFIGURATIONS) as Configuration[];
 const CONCURRENCIES = list('BENCH_WORKLOAD_C', ['1', '16']).map(Number);
 const WITH_DYNALITE = process.env.BENCH_WORKLOAD_DYNALITE !== '0';
+const WITH_BARE = process.env.BENCH_WORKLOAD_BARE !== '0';
 const REQUESTS = Number(process.env.BENCH_WORKLOAD_REQUESTS ?? 2000);
 const WARMUP = Number(process.env.BENCH_WORKLOAD_WARMUP ?? 10_000);
 const PERF_MAP = process.env.BENCH_WORKLOAD_PERF_MAP === '1';
@@ -110,6 +111,7 @@ export async function runInstructions(): Promise<void> {
           (c): [Engine, Configuration] => ['dynalite', c],
         )
       : []),
+    ...(WITH_BARE ? [['bare', 'none'] as [Engine, Configuration]] : []),
   ];
   const results: Results = new Map();
   try {
@@ -144,12 +146,20 @@ export async function runInstructions(): Promise<void> {
 }
 
 function report(results: Results, servers: readonly [Engine, Configuration][]): void {
-  const header = ['case', 'server', 'instructions/request', '× none', '× dynalite (its ops/s at equal CPU)'];
+  const header = [
+    'case',
+    'server',
+    'instructions/request',
+    '× none',
+    '× dynalite (its ops/s at equal CPU)',
+    '× bare',
+  ];
   const rows: string[][] = [];
   for (const [key, row] of results) {
     const [workload, concurrency] = key.split(' c=') as [Workload, string];
+    const bare = row.get(BARE);
     for (const [engine, configuration] of servers) {
-      const name = `${engine} ${configuration}`;
+      const name = engine === 'bare' ? BARE : `${engine} ${configuration}`;
       const value = row.get(name);
       if (value === undefined) continue;
       const none = row.get(`${engine} none`);
@@ -161,6 +171,7 @@ function report(results: Results, servers: readonly [Engine, Configuration][]): 
         `${Math.round(value / 1000).toLocaleString('en-US')}k`,
         none === undefined || configuration === 'none' ? '' : `${(none / value).toFixed(2)}×`,
         dynalite === undefined ? '' : `${(dynalite / value).toFixed(2)}×`,
+        bare === undefined || engine === 'bare' ? '' : `${(bare / value).toFixed(2)}×`,
       ]);
     }
   }

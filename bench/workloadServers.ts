@@ -20,7 +20,9 @@ import {
   Values,
 } from './workloadCases.js';
 
-export type Engine = 'eddy' | 'dynalite';
+export type Engine = 'eddy' | 'dynalite' | 'bare';
+/** The name of the bare `node:http` server's target (bench/workloadTarget.ts `startBare`). */
+export const BARE = 'bare node:http';
 
 export interface Target {
   readonly name: string;
@@ -101,7 +103,7 @@ export async function startTarget(
     child.once('exit', (code) => reject(new Error(`${engine} ${configuration} exited with ${code}`)));
   });
   const target: Target = {
-    name: `${engine} ${configuration}`,
+    name: engine === 'bare' ? BARE : `${engine} ${configuration}`,
     engine,
     configuration,
     child,
@@ -113,7 +115,8 @@ export async function startTarget(
     // dynalite makes tables ACTIVE on a timer even with createTableMs 0.
     await new Promise((resolve) => setTimeout(resolve, options.callgrind === undefined ? 200 : 2000));
   }
-  await preload(target);
+  // The bare server stores nothing: there is nothing to preload.
+  if (engine !== 'bare') await preload(target);
   return target;
 }
 

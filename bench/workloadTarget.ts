@@ -1,7 +1,9 @@
 /**
  * One server per process for `bench/workload.ts`: `eddy <config file>` starts `eddy serve` on that
  * config (the CLI's `serve`: the local stack with its gsi-maintainer, the project's function bound
- * to its table's stream, the ttl-expirer, behind the HTTP server), `dynalite` starts dynalite. It
+ * to its table's stream, the ttl-expirer, behind the HTTP server), `dynalite` starts dynalite,
+ * `bare` a `node:http` server that does only what every write costs any server in Node (see
+ * `startBare`). It
  * listens on a free loopback port and reports `{ port }` to the parent over IPC.
  *
  * The parent asks over IPC, between and during its load runs:
@@ -17,6 +19,7 @@
  * `<directory>/<n>.cpuprofile`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -73,10 +76,43 @@ function startDynalite(): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
 }
 
+/**
+ * The transport's floor for a write: reads the body, parses its JSON, and answers PutItem's `{}`
+ * with the headers eddy sends (request id, CRC-32, content type and length). No server in Node
+ * answers a write over `node:http` for less, so it bounds every ratio: eddy at N× dynalite needs
+ * dynalite's throughput × N below this one's.
+ */
+function startBare(): Promise<number> {
+  const body = Buffer.from('{}');
+  const headers = [
+    'x-amzn-RequestId',
+    'BARE0000000000000000000000000000000000000000000000000',
+    'x-amz-crc32',
+    '2745614147',
+    'Content-Type',
+    'application/x-amz-json-1.0',
+    'Content-Length',
+    String(body.length),
+  ];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      response.writeHead(200, headers);
+      response.end(body);
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+}
+
 const kind = process.argv[2];
 let eddy: RunningEddy | undefined;
 let port: number;
 if (kind === 'eddy') ({ port, eddy } = await startEddy(process.argv[3]!));
+else if (kind === 'bare') port = await startBare();
 else port = await startDynalite();
 
 type Kind = 'gsi' | 'handler';
