@@ -19,7 +19,7 @@
  * `<directory>/<n>.cpuprofile`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -78,9 +78,10 @@ function startDynalite(): Promise<number> {
 
 /**
  * The transport's floor for a write: reads the body, parses its JSON, and answers PutItem's `{}`
- * with the headers eddy sends (request id, CRC-32, content type and length). No server in Node
- * answers a write over `node:http` for less, so it bounds every ratio: eddy at N× dynalite needs
- * dynalite's throughput × N below this one's.
+ * with the headers eddy sends (request id, CRC-32, content type and length), the answers of one
+ * event-loop turn written together as eddy's server writes them (infra/host/server.ts `write`).
+ * No server in Node answers a write over `node:http` for much less, so it bounds every ratio:
+ * eddy at N× dynalite needs dynalite's throughput × N below this one's.
  */
 function startBare(): Promise<number> {
   const body = Buffer.from('{}');
@@ -94,13 +95,22 @@ function startBare(): Promise<number> {
     'Content-Length',
     String(body.length),
   ];
+  let pending: ServerResponse[] = [];
+  const flush = () => {
+    const answers = pending;
+    pending = [];
+    for (const response of answers) {
+      response.writeHead(200, headers);
+      response.end(body);
+    }
+  };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      response.writeHead(200, headers);
-      response.end(body);
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(response);
     });
   });
   return new Promise((resolve) =>
