@@ -138,7 +138,10 @@ await stack.close();
       stdout: '["Sandbox.Timedout"]',
       stderr: '',
     });
-  });
+    // The child transpiles infra/testing through tsx before it starts: a few seconds on a quiet
+    // machine, over the suite's 20 s at load average 20 (27 November 2026). Its own wait is 5 s
+    // of virtual time, so a generous limit hides no hang.
+  }, 60_000);
 });
 
 describe('stack.close()', () => {
