@@ -35,12 +35,7 @@ export function planReplicaSettings(
   for (const member of members)
     plans.set(member, planGlobalIndexUpdates(member.table, part, true, undefined));
   return () =>
-    propagate(
-      engine,
-      members,
-      (member) => plans.get(member)!,
-      (member, plan) => applyGroupPart(engine, member, part, plan),
-    );
+    propagate(engine, members, (member) => applyGroupPart(engine, member, part, plans.get(member)!));
 }
 
 function applyGroupPart(

@@ -63,12 +63,7 @@ export const updateTimeToLive = defineOperation<UpdateTimeToLiveInput, Record<st
     apply(table);
     // Every other replica takes the setting (docs/global-tables.md §4); the first member runs
     // the deletions for the group.
-    propagate(
-      engine,
-      otherMembers(region, table),
-      () => undefined,
-      (member) => apply(member.table),
-    );
+    propagate(engine, otherMembers(region, table), (member) => apply(member.table));
     return { TimeToLiveSpecification: { AttributeName: attributeName, Enabled: enabled } };
   },
 });

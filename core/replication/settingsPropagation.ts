@@ -89,19 +89,17 @@ export function otherMembers(region: Region, table: Table): ReplicaMember[] {
 }
 
 /**
- * Applies the group's part of a change to every other member: each is checked first (`check`
- * throws and nothing has changed), then changed (`apply`) and announced, so a data directory
- * logs every member's new definition.
+ * Applies the group's part of a change to every other member and announces each, so a data
+ * directory logs every member's new definition. The callers check every member before the named
+ * table changes (a refused call changes nothing), so nothing here throws on a member's account.
  */
-export function propagate<Plan>(
+export function propagate(
   engine: Engine,
   members: readonly ReplicaMember[],
-  check: (member: ReplicaMember) => Plan,
-  apply: (member: ReplicaMember, plan: Plan) => void,
+  apply: (member: ReplicaMember) => void,
 ): void {
-  const plans = members.map((member) => check(member));
-  members.forEach((member, index) => {
-    apply(member, plans[index]!);
+  for (const member of members) {
+    apply(member);
     engine.tableChanged(member.region, member.table, 'updated');
-  });
+  }
 }
