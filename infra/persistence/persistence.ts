@@ -314,11 +314,9 @@ export class Persistence {
       if (this.timer !== undefined) clearInterval(this.timer);
       try {
         await this.snapshotting?.catch(() => undefined);
-        // A clean stop delivers what waits for the replication lag, so the log holds it.
-        if (this.wal.failed === undefined) {
-          this.engine.replication.flush();
-          this.seal();
-        }
+        // A clean stop delivers what waits for the replication lag, so the log holds it: the
+        // snapshot seals those commits first, and the seal below does when there is none.
+        if (this.wal.failed === undefined) this.engine.replication.flush();
         if (this.options.snapshotOnClose !== false && this.wal.failed === undefined) await this.snapshot();
         this.seal();
         for (const detach of this.detach) detach();

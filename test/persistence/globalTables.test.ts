@@ -1,7 +1,7 @@
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Host, openHost, s, tempDir } from './helpers.js';
+import { type Host, openHost, recordingLogger, s, tempDir } from './helpers.js';
 
 /**
  * Global tables survive a restart of a data directory like other table settings
@@ -38,6 +38,18 @@ async function makeGlobal(host: Host): Promise<void> {
   engine.execute('PutItem', { TableName: 'Scores', Item: { pk: s('east') } });
   engine.execute('PutItem', { TableName: 'Scores', Item: { pk: s('west') } }, WEST);
   await engine.settled();
+}
+
+/**
+ * A host without a snapshot at close, Scores global, and 'waiting' written in the east while
+ * replication is paused: it waits for the lag, the west replica does not have it yet.
+ */
+async function openWithWriteWaiting(): Promise<Host> {
+  const host = await openHost(dir.path, { snapshotOnClose: false });
+  await makeGlobal(host);
+  host.engine.replication.pause();
+  host.engine.execute('PutItem', { TableName: 'Scores', Item: { pk: s('waiting') } });
+  return host;
 }
 
 const keys = (host: Host, context = {}) =>
@@ -78,10 +90,7 @@ describe.each([
 
 describe('a global table write waiting for the lag when a snapshot is taken', () => {
   it('reaches the other replica after a crash, from the snapshot (docs/global-tables.md §7)', async () => {
-    const host = await openHost(dir.path, { snapshotOnClose: false });
-    await makeGlobal(host);
-    host.engine.replication.pause();
-    host.engine.execute('PutItem', { TableName: 'Scores', Item: { pk: s('waiting') } });
+    const host = await openWithWriteWaiting();
     await host.persistence.snapshot();
     expect(keys(host, WEST)).not.toContain('waiting');
 
@@ -99,5 +108,21 @@ describe('a global table write waiting for the lag when a snapshot is taken', ()
       await host.persistence.close();
       crashed.remove();
     }
+  });
+});
+
+describe('a global table write waiting for the lag at a clean stop without a snapshot', () => {
+  it('is delivered and logged by the stop: the next start has nothing to send again', async () => {
+    const host = await openWithWriteWaiting();
+    expect(keys(host, WEST)).not.toContain('waiting');
+    await host.persistence.close();
+
+    const logger = recordingLogger();
+    const again = await openHost(dir.path, { start: host.clock.now(), snapshotOnClose: false, logger });
+    expect(keys(again, WEST)).toEqual(['before', 'east', 'waiting', 'west']);
+    expect(logger.lines.map((line) => line.message)).not.toContain(
+      'global tables: replicated writes sent again after a restart',
+    );
+    await again.persistence.close();
   });
 });
