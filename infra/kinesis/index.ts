@@ -19,12 +19,14 @@ export interface KinesisDestinations {
    * from now on gather the changes the log replays and write nothing until `resume`.
    */
   hold(): void;
-  /** Makes a (held) writer for every live destination the tables hold now: before log replay. */
+  /**
+   * Makes a (held) writer for every live destination the tables hold now: before log replay.
+   * Tables changed afterwards are followed as the engine announces them.
+   */
   register(): void;
   /**
-   * Follows the destinations the tables hold now and starts writing. With `positions` (a data
-   * directory's checkpoint store), each destination skips what the previous run wrote and keeps
-   * how far it writes from now on.
+   * Starts writing. With `positions` (a data directory's checkpoint store), each destination
+   * skips what the previous run wrote and keeps how far it writes from now on.
    */
   resume(positions?: CheckpointStore): void;
   /** Whether any change committed is not written yet (a snapshot would take it from the log). */
@@ -131,11 +133,6 @@ export function attachKinesis(
     }
   };
   const unsubscribe = engine.onTableChange(follow);
-  const followAll = () => {
-    for (const region of engine.allRegions())
-      for (const table of region.tables.values())
-        if (table.kinesisDestinations.length > 0) follow({ region, table, kind: 'updated' });
-  };
 
   return {
     async settled() {
@@ -153,10 +150,14 @@ export function attachKinesis(
       held = true;
     },
     register() {
-      followAll();
+      for (const region of engine.allRegions())
+        for (const table of region.tables.values())
+          if (table.kinesisDestinations.length > 0) follow({ region, table, kind: 'updated' });
     },
     resume(positions) {
-      followAll();
+      // Nothing to follow again: `register` followed what the snapshot held, every table the
+      // replay (or the end of its transitions) changed since was announced to `follow`, and an
+      // engine without a data directory holds no table yet.
       held = false;
       for (const [key, publisher] of publishers) publisher.release(positions && positionOf(positions, key));
     },
