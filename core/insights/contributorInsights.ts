@@ -43,6 +43,14 @@ export function settingOf(table: Table, indexName: string | undefined): Insights
   return settings.get(table)?.get(indexName ?? '');
 }
 
+/**
+ * One more (+1) or one fewer (-1) table or index counting keys in `engine`: a setting counts from
+ * the ENABLE until its DISABLING completes (never below zero).
+ */
+function countingChanged(engine: Engine, by: 1 | -1): void {
+  counting.set(engine, Math.max(0, (counting.get(engine) ?? 0) + by));
+}
+
 /** Whether an engine counts keys for any table (the capacity governor then sees every request). */
 export function countsKeys(engine: Engine): boolean {
   return (counting.get(engine) ?? 0) > 0;
@@ -98,7 +106,7 @@ export function updateInsights(
       setting.rulesCreatedAt = now;
       setting.accessed.clear();
       setting.throttled.clear();
-      if (setting.status === 'DISABLED') counting.set(engine, (counting.get(engine) ?? 0) + 1);
+      if (setting.status === 'DISABLED') countingChanged(engine, 1);
     }
     setting.mode = wanted;
     setting.status = 'ENABLING';
@@ -113,7 +121,7 @@ export function updateInsights(
     if (target.status === 'ENABLING') target.status = 'ENABLED';
     else if (target.status === 'DISABLING') {
       target.status = 'DISABLED';
-      counting.set(engine, Math.max(0, (counting.get(engine) ?? 1) - 1));
+      countingChanged(engine, -1);
     }
     engine.capacity.insightsChanged(countsKeys(engine));
   };
@@ -214,8 +222,7 @@ export function savedInsights(table: Table): SavedInsights[] | undefined {
  */
 export function restoreInsights(engine: Engine, table: Table, saved: readonly SavedInsights[]): void {
   const map = settingsOf(table);
-  for (const setting of map.values())
-    if (setting.status !== 'DISABLED') counting.set(engine, Math.max(0, (counting.get(engine) ?? 1) - 1));
+  for (const setting of map.values()) if (setting.status !== 'DISABLED') countingChanged(engine, -1);
   map.clear();
   for (const entry of saved) {
     const status: InsightsStatus =
@@ -230,7 +237,7 @@ export function restoreInsights(engine: Engine, table: Table, saved: readonly Sa
       accessed: new Map(),
       throttled: new Map(),
     });
-    if (status !== 'DISABLED') counting.set(engine, (counting.get(engine) ?? 0) + 1);
+    if (status !== 'DISABLED') countingChanged(engine, 1);
   }
   engine.capacity.insightsChanged(countsKeys(engine));
 }
