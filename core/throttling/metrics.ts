@@ -1,3 +1,4 @@
+import { Second } from './second.js';
 import type { Access } from './throttle.js';
 
 /**
@@ -21,9 +22,8 @@ export interface ResourceFigures {
 
 interface Tally {
   readonly figures: ResourceFigures;
-  window: number;
-  /** Where the window starts (epoch ms): a new second is told by comparisons, not a division. */
-  from: number;
+  /** The second `read` and `write` count. */
+  readonly second: Second;
   read: number;
   write: number;
 }
@@ -84,22 +84,21 @@ export class CapacityMetrics {
         readUnitsLastSecond: 0,
         writeUnitsLastSecond: 0,
       };
-      const window = Math.floor(now / 1000);
-      tally = { figures, window, from: window * 1000, read: 0, write: 0 };
+      const second = new Second();
+      second.enter(now);
+      tally = { figures, second, read: 0, write: 0 };
       this.tallies.set(arn, tally);
     }
-    if (now < tally.from || now >= tally.from + 1000) this.roll(tally, now);
+    if (tally.second.left(now)) this.roll(tally, now);
     return tally;
   }
 
   private roll(tally: Tally, now: number): void {
-    const window = Math.floor(now / 1000);
-    if (window === tally.window) return;
-    const previousWasLast = window === tally.window + 1;
+    const previous = tally.second.index;
+    if (!tally.second.enter(now)) return;
+    const previousWasLast = tally.second.index === previous + 1;
     tally.figures.readUnitsLastSecond = previousWasLast ? tally.read : 0;
     tally.figures.writeUnitsLastSecond = previousWasLast ? tally.write : 0;
-    tally.window = window;
-    tally.from = window * 1000;
     tally.read = 0;
     tally.write = 0;
   }
