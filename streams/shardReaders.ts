@@ -31,6 +31,16 @@ export const SHARD_READERS_EXCEEDED = 'Rate exceeded';
 /** A reader that holds its place until released (an event source mapping, the archiver). */
 const HELD = Number.POSITIVE_INFINITY;
 
+/**
+ * A mapping's place among a shard's readers (docs/capacity.md §5.1): `hold()` at each poll says
+ * whether it may read now (once admitted it keeps its place), `release()` when it stops reading
+ * the shard.
+ */
+export interface ReaderPlace {
+  hold(): boolean;
+  release(): void;
+}
+
 /** What the readers need of the engine: the clock and whether capacity is enforced on a table. */
 type ReaderSource = Pick<ChangeSource, 'clock' | 'region' | 'capacity'>;
 
@@ -57,7 +67,8 @@ export class ShardReaders {
   read(stream: Stream, shardId: string, chain: string): void {
     const limit = this.limitOf(stream);
     if (limit === undefined) return;
-    if (!this.take(stream, shardId, chain, this.source.clock.now(), limit))
+    const now = this.source.clock.now();
+    if (!this.take(stream, shardId, chain, now, now, limit))
       throw new LimitExceededException(SHARD_READERS_EXCEEDED);
   }
 
@@ -66,16 +77,13 @@ export class ShardReaders {
     this.leave(key(stream, shardId), chain);
   }
 
-  /**
-   * A mapping's place among a shard's readers: `hold()` at each poll says whether it may read
-   * now (once admitted it keeps its place), `release()` when it stops reading the shard.
-   */
-  place(stream: Stream, shardId: string, reader: string): { hold(): boolean; release(): void } {
+  /** A mapping's place among a shard's readers (`ReaderPlace`). */
+  place(stream: Stream, shardId: string, reader: string): ReaderPlace {
     const shard = key(stream, shardId);
     return {
       hold: () => {
         if (this.shards.get(shard)?.get(reader) === HELD) return true;
-        return this.take(stream, shardId, reader, HELD, this.limitOf(stream));
+        return this.take(stream, shardId, reader, HELD, this.source.clock.now(), this.limitOf(stream));
       },
       release: () => this.leave(shard, reader),
     };
@@ -95,13 +103,14 @@ export class ShardReaders {
 
   /**
    * Takes (or refreshes) a place: `at` is the read's time, HELD for a mapping. Readers whose last
-   * read is older than the window leave first. `limit` undefined: nothing is enforced.
+   * read is older than the window before `now` leave first. `limit` undefined: nothing is enforced.
    */
   private take(
     stream: Stream,
     shardId: string,
     reader: string,
     at: number,
+    now: number,
     limit: number | undefined,
   ): boolean {
     const shard = key(stream, shardId);
@@ -115,7 +124,7 @@ export class ShardReaders {
       if (known !== HELD) readers.set(reader, at);
       return true;
     }
-    const since = this.source.clock.now() - ShardReaderLimits.windowMs;
+    const since = now - ShardReaderLimits.windowMs;
     for (const [other, last] of readers) if (last <= since) readers.delete(other);
     if (limit !== undefined && readers.size >= limit) return false;
     readers.set(reader, at);

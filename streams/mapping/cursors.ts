@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { InternalReader, RecordMaker } from '../internalFeed.js';
 import { readShard } from '../reader.js';
 import type { Shard } from '../shard.js';
+import type { ReaderPlace } from '../shardReaders.js';
 import type { Stream } from '../stream.js';
 
 /**
@@ -34,12 +35,6 @@ export interface RecordCursor {
   admit?(): boolean;
   /** The reader stops reading (its place among the shard's readers is free). */
   release?(): void;
-}
-
-/** A mapping's place among a shard's readers (docs/capacity.md §5.1). */
-export interface ReaderPlace {
-  hold(): boolean;
-  release(): void;
 }
 
 /** A cursor over one shard of a DynamoDB stream, starting at `startOrdinal`. */
