@@ -7,9 +7,8 @@ import {
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createHostLogger } from '../../infra/host/logger.js';
-import { LocalStack } from '../../infra/stack/localStack.js';
-import { KINESIS_CREDENTIALS, type Kinesalite, startKinesalite } from '../helpers/kinesalite.js';
+import { type Kinesalite, startKinesalite } from '../helpers/kinesalite.js';
+import { keysIn, startOnDataDir } from './restartHelpers.js';
 
 /**
  * With a data directory, a table's Kinesis destination survives a restart and writes the changes
@@ -26,23 +25,7 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-const TABLE = {
-  TableName: 'Orders',
-  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' as const }],
-  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' as const }],
-  BillingMode: 'PAY_PER_REQUEST' as const,
-};
-
-const start = () =>
-  LocalStack.start(
-    { tables: [TABLE] },
-    {
-      dataDir: { path: directory, durability: 'always' },
-      kinesis: { endpoint: kinesis.endpoint, credentials: KINESIS_CREDENTIALS },
-      logger: createHostLogger({ level: 'silent' }),
-      startSchedules: false,
-    },
-  );
+const start = () => startOnDataDir(directory, kinesis);
 
 it('keeps the destination across a restart and writes what is committed after it', async () => {
   const streamArn = await kinesis.createStream('restarted');
@@ -68,10 +51,7 @@ it('keeps the destination across a restart and writes what is committed after it
     ]);
     await again.send(new PutItemCommand({ TableName: 'Orders', Item: { pk: { S: 'after' } } }));
     await second.settled();
-    const keys = (await kinesis.readAll('restarted')).map(
-      (record) => (record.data.dynamodb as { Keys: { pk: { S: string } } }).Keys.pk.S,
-    );
-    expect(keys).toEqual(['before', 'after']);
+    expect(await keysIn(kinesis, 'restarted')).toEqual(['before', 'after']);
   } finally {
     await second.close();
   }

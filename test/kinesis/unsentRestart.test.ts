@@ -9,10 +9,9 @@ import {
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { createHostLogger } from '../../infra/host/logger.js';
-import { LocalStack } from '../../infra/stack/localStack.js';
 import { eddyServe, listening, stopLeftovers } from '../helpers/eddyProcess.js';
 import { KINESIS_CREDENTIALS, type Kinesalite, startKinesalite } from '../helpers/kinesalite.js';
+import { keysIn as keysOf, ORDERS_TABLE, startOnDataDir } from './restartHelpers.js';
 
 /**
  * Changes committed to a table with a Kinesis destination but not yet written when eddy stopped
@@ -35,17 +34,7 @@ afterEach(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-const TABLE = {
-  TableName: 'Orders',
-  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' as const }],
-  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' as const }],
-  BillingMode: 'PAY_PER_REQUEST' as const,
-};
-
-const keysIn = async (stream: string) =>
-  (await kinesis.readAll(stream)).map(
-    (record) => (record.data.dynamodb as { Keys: { pk: { S: string } } }).Keys.pk.S,
-  );
+const keysIn = (stream: string) => keysOf(kinesis, stream);
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let tries = 0; tries < 200; tries++) {
@@ -57,16 +46,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 
 it('writes after a restart what a clean stop left unwritten while Kinesis was unreachable', async () => {
   const streamArn = await kinesis.createStream('clean-stop');
-  const start = () =>
-    LocalStack.start(
-      { tables: [TABLE] },
-      {
-        dataDir: { path: directory, durability: 'always' },
-        kinesis: { endpoint: kinesis.endpoint, credentials: KINESIS_CREDENTIALS },
-        logger: createHostLogger({ level: 'silent' }),
-        startSchedules: false,
-      },
-    );
+  const start = () => startOnDataDir(directory, kinesis);
   const first = await start();
   const client = first.client();
   await client.send(
@@ -125,7 +105,7 @@ it('writes after a restart what eddy serve had not written when it was killed', 
     credentials: { accessKeyId: 'AKIDEDDYTEST', secretAccessKey: 'eddy-test-secret' },
     maxAttempts: 1,
   });
-  await client.send(new CreateTableCommand(TABLE));
+  await client.send(new CreateTableCommand(ORDERS_TABLE));
   await client.send(
     new EnableKinesisStreamingDestinationCommand({ TableName: 'Orders', StreamArn: streamArn }),
   );
