@@ -1,17 +1,17 @@
 import {
-  CreateTableCommand,
   DeleteTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
-  DynamoDBClient,
+  type DynamoDBClient,
   PutItemCommand,
   QueryCommand,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../../core/clock.js';
-import { httpTransport, type TransportHandle } from '../../../helpers/transports.js';
+import type { VirtualClock } from '../../../../core/clock.js';
+import type { TransportHandle } from '../../../helpers/transports.js';
+import { type ScoresTable, startScores } from './scoresGlobalTable.js';
 
 /**
  * Settings of a global table changed after its replicas exist (docs/global-tables.md §2.6):
@@ -20,37 +20,19 @@ import { httpTransport, type TransportHandle } from '../../../helpers/transports
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/V2globaltables_HowItWorks.html
  * and the ack-api-quirks lab's 2026-10-09 catalogues (DDB-TABLE-442, -444, -457).
  */
-const WEST = 'us-west-2';
-const credentials = { accessKeyId: 'AKIDEDDYTEST', secretAccessKey: 'eddy-test-secret' };
-
 describe('global table settings over HTTP', () => {
+  let scores: ScoresTable;
   let eddy: TransportHandle;
   let west: DynamoDBClient;
   let clock: VirtualClock;
 
   async function start(transientStatusDelayMs = 0): Promise<void> {
-    clock = new VirtualClock();
-    eddy = await httpTransport.start({ engine: { clock, transientStatusDelayMs } });
-    west = new DynamoDBClient({ endpoint: eddy.endpoint!, region: WEST, credentials, maxAttempts: 1 });
-    await eddy.client.send(
-      new CreateTableCommand({
-        TableName: 'Scores',
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-      }),
-    );
-    await clock.advance(transientStatusDelayMs);
+    scores = await startScores(transientStatusDelayMs);
+    ({ eddy, west, clock } = scores);
   }
-  afterEach(async () => {
-    west.destroy();
-    await eddy.close();
-  });
+  afterEach(() => scores.close());
 
-  const addWest = () =>
-    eddy.client.send(
-      new UpdateTableCommand({ TableName: 'Scores', ReplicaUpdates: [{ Create: { RegionName: WEST } }] }),
-    );
+  const addWest = () => scores.addWest();
   const describeIn = async (client: DynamoDBClient) =>
     (await client.send(new DescribeTableCommand({ TableName: 'Scores' }))).Table!;
 

@@ -6,7 +6,7 @@ import {
   DescribeGlobalTableSettingsCommand,
   DescribeTableCommand,
   DescribeTableReplicaAutoScalingCommand,
-  DynamoDBClient,
+  type DynamoDBClient,
   GetItemCommand,
   ListGlobalTablesCommand,
   PutItemCommand,
@@ -16,48 +16,28 @@ import {
   UpdateTableReplicaAutoScalingCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../../core/clock.js';
+import type { VirtualClock } from '../../../../core/clock.js';
 import { httpTransport, type TransportHandle } from '../../../helpers/transports.js';
+import { type ScoresTable, startScores, WEST } from './scoresGlobalTable.js';
 
 /**
  * Global tables version 2019.11.21 over HTTP with the AWS SDK (docs/global-tables.md). Texts and
  * behaviours from the 2026 recordings of DynamoDB quoted in docs/global-tables.md §2 (ack-api-quirks
  * DDB-TABLE-223, -227, -265, -267; ScyllaDB's AWS-run test/alternator/test_global_tables.py).
  */
-const WEST = 'us-west-2';
-
 describe('UpdateTable ReplicaUpdates over HTTP', () => {
+  let scores: ScoresTable;
   let eddy: TransportHandle;
   let west: DynamoDBClient;
   let clock: VirtualClock;
 
   beforeEach(async () => {
-    clock = new VirtualClock();
-    eddy = await httpTransport.start({ engine: { clock } });
-    west = new DynamoDBClient({
-      endpoint: eddy.endpoint!,
-      region: WEST,
-      credentials: { accessKeyId: 'AKIDEDDYTEST', secretAccessKey: 'eddy-test-secret' },
-      maxAttempts: 1,
-    });
-    await eddy.client.send(
-      new CreateTableCommand({
-        TableName: 'Scores',
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-      }),
-    );
+    scores = await startScores();
+    ({ eddy, west, clock } = scores);
   });
-  afterEach(async () => {
-    west.destroy();
-    await eddy.close();
-  });
+  afterEach(() => scores.close());
 
-  const addWest = () =>
-    eddy.client.send(
-      new UpdateTableCommand({ TableName: 'Scores', ReplicaUpdates: [{ Create: { RegionName: WEST } }] }),
-    );
+  const addWest = () => scores.addWest();
 
   it('creates the replica in the other region with the items the table holds, and describes both', async () => {
     await eddy.client.send(
@@ -96,24 +76,9 @@ describe('UpdateTable ReplicaUpdates over HTTP', () => {
   });
 
   it('keeps the replica CREATING for the transient delay', async () => {
-    await eddy.close();
-    eddy = await httpTransport.start({ engine: { clock, transientStatusDelayMs: 5_000 } });
-    west.destroy();
-    west = new DynamoDBClient({
-      endpoint: eddy.endpoint!,
-      region: WEST,
-      credentials: { accessKeyId: 'AKIDEDDYTEST', secretAccessKey: 'eddy-test-secret' },
-      maxAttempts: 1,
-    });
-    await eddy.client.send(
-      new CreateTableCommand({
-        TableName: 'Scores',
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-      }),
-    );
-    await clock.advance(5_000);
+    await scores.close();
+    scores = await startScores(5_000);
+    ({ eddy, west, clock } = scores);
     await addWest();
     const during = (await eddy.client.send(new DescribeTableCommand({ TableName: 'Scores' }))).Table!;
     expect(during.Replicas?.[1]).toEqual({ RegionName: WEST, ReplicaStatus: 'CREATING' });
