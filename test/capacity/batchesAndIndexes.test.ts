@@ -2,7 +2,6 @@ import {
   BatchGetItemCommand,
   BatchWriteItemCommand,
   type BatchWriteItemCommandOutput,
-  CreateTableCommand,
   GetItemCommand,
   PutItemCommand,
   TransactWriteItemsCommand,
@@ -13,6 +12,7 @@ import { ThrottleMessages } from '../../core/throttling/throttle.js';
 import {
   type CapacityServer,
   itemOfSize,
+  pkTable,
   rejection,
   startCapacityServer,
   tableWithIndex,
@@ -37,14 +37,7 @@ describe('BatchWriteItem and BatchGetItem against 10 units', () => {
   let eddy: CapacityServer;
   beforeEach(async () => {
     eddy = await startCapacityServer({ mode: 'enforce', burstSeconds: 0 });
-    await eddy.once.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        ProvisionedThroughput: { ReadCapacityUnits: 10, WriteCapacityUnits: 10 },
-      }),
-    );
+    await eddy.once.send(pkTable(TABLE, [10, 10]));
   });
   afterEach(() => eddy.close());
 

@@ -1,4 +1,4 @@
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, type OnDemandThroughput } from '@aws-sdk/client-dynamodb';
 import type { RetryErrorInfo } from '@smithy/types';
 import { VirtualClock } from '../../core/clock.js';
 import { Engine, type EngineOptions } from '../../core/engine.js';
@@ -74,6 +74,27 @@ export async function rejection(send: Promise<unknown>): Promise<Record<string, 
     return error as Record<string, unknown> & Error;
   }
   throw new Error('expected the call to be rejected');
+}
+
+/**
+ * CreateTable for a table keyed by `pk` (a string): provisioned with `[read, write]` units, or on
+ * demand with the maximums given (`{ onDemand: {} }` for none).
+ */
+export function pkTable(
+  tableName: string,
+  capacity: readonly [number, number] | { onDemand: OnDemandThroughput },
+): CreateTableCommand {
+  return new CreateTableCommand({
+    TableName: tableName,
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    ...('onDemand' in capacity
+      ? {
+          BillingMode: 'PAY_PER_REQUEST',
+          ...(Object.keys(capacity.onDemand).length > 0 ? { OnDemandThroughput: capacity.onDemand } : {}),
+        }
+      : { ProvisionedThroughput: { ReadCapacityUnits: capacity[0], WriteCapacityUnits: capacity[1] } }),
+  });
 }
 
 /**

@@ -1,5 +1,4 @@
 import {
-  CreateTableCommand,
   DeleteItemCommand,
   ExecuteStatementCommand,
   PutItemCommand,
@@ -7,7 +6,13 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CapacityServer, itemOfSize, rejection, startCapacityServer } from './capacityServer.js';
+import {
+  type CapacityServer,
+  itemOfSize,
+  pkTable,
+  rejection,
+  startCapacityServer,
+} from './capacityServer.js';
 
 /**
  * Failed conditional writes consume write capacity (docs/capacity.md §5). Evidence:
@@ -30,14 +35,7 @@ describe('failed conditional writes on a provisioned table of 3 WCU without burs
 
   beforeEach(async () => {
     eddy = await startCapacityServer({ mode: 'enforce', burstSeconds: 0 });
-    await eddy.once.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        ProvisionedThroughput: { ReadCapacityUnits: 10, WriteCapacityUnits: 3 },
-      }),
-    );
+    await eddy.once.send(pkTable(TABLE, [10, 3]));
     // A stored item of 2 KB, then a fresh second's worth of capacity.
     await eddy.once.send(new PutItemCommand({ TableName: TABLE, Item: itemOfSize('big', 2048) }));
     await eddy.clock.advance('1s');

@@ -1,9 +1,9 @@
-import { CreateTableCommand, PutItemCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeKeyValue } from '../../core/model/keyCodec.js';
 import { partitionOf } from '../../core/throttling/partitions.js';
 import { ThrottleMessages } from '../../core/throttling/throttle.js';
-import { type CapacityServer, rejection, startCapacityServer } from './capacityServer.js';
+import { type CapacityServer, pkTable, rejection, startCapacityServer } from './capacityServer.js';
 
 /**
  * On-demand limits (docs/capacity.md §2.2). Evidence:
@@ -41,14 +41,7 @@ describe('an on-demand table', () => {
   let eddy: CapacityServer;
   beforeEach(async () => {
     eddy = await startCapacityServer();
-    await eddy.once.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-      }),
-    );
+    await eddy.once.send(pkTable(TABLE, { onDemand: {} }));
   });
   afterEach(() => eddy.close());
 

@@ -1,13 +1,18 @@
 import {
   BatchExecuteStatementCommand,
-  CreateTableCommand,
   ExecuteStatementCommand,
   GetItemCommand,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ThrottleMessages } from '../../core/throttling/throttle.js';
-import { type CapacityServer, rejection, startCapacityServer, tableWithIndex } from './capacityServer.js';
+import {
+  type CapacityServer,
+  pkTable,
+  rejection,
+  startCapacityServer,
+  tableWithIndex,
+} from './capacityServer.js';
 
 /**
  * PartiQL statements under enforced capacity (docs/capacity.md §5, docs/partiql.md §4), charged as
@@ -148,15 +153,7 @@ describe('ExecuteStatement on an on-demand table with a maximum', () => {
   let eddy: CapacityServer;
   beforeEach(async () => {
     eddy = await startCapacityServer();
-    await eddy.once.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-        OnDemandThroughput: { MaxWriteRequestUnits: 1 },
-      }),
-    );
+    await eddy.once.send(pkTable(TABLE, { onDemand: { MaxWriteRequestUnits: 1 } }));
   });
   afterEach(() => eddy.close());
 
@@ -176,14 +173,7 @@ describe('BatchExecuteStatement on a table of 10 RCU and 10 WCU', () => {
   let eddy: CapacityServer;
   beforeEach(async () => {
     eddy = await startCapacityServer({ mode: 'enforce', burstSeconds: 0 });
-    await eddy.once.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        ProvisionedThroughput: { ReadCapacityUnits: 10, WriteCapacityUnits: 10 },
-      }),
-    );
+    await eddy.once.send(pkTable(TABLE, [10, 10]));
   });
   afterEach(() => eddy.close());
 

@@ -1,6 +1,5 @@
 import {
   BatchWriteItemCommand,
-  CreateTableCommand,
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
@@ -9,7 +8,13 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProvisionedThroughputExceededException } from '../../core/errors/index.js';
 import { ThrottleMessages } from '../../core/throttling/throttle.js';
-import { type CapacityServer, itemOfSize, rejection, startCapacityServer } from './capacityServer.js';
+import {
+  type CapacityServer,
+  itemOfSize,
+  pkTable,
+  rejection,
+  startCapacityServer,
+} from './capacityServer.js';
 
 /**
  * Provisioned capacity (docs/capacity.md §2.1). Evidence:
@@ -24,14 +29,7 @@ const TABLE = 'Scores';
 const ARN = 'arn:aws:dynamodb:us-east-1:000000000000:table/Scores';
 
 async function createProvisioned(eddy: CapacityServer, read: number, write: number) {
-  await eddy.once.send(
-    new CreateTableCommand({
-      TableName: TABLE,
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      ProvisionedThroughput: { ReadCapacityUnits: read, WriteCapacityUnits: write },
-    }),
-  );
+  await eddy.once.send(pkTable(TABLE, [read, write]));
 }
 
 const put = (key: string) => new PutItemCommand({ TableName: TABLE, Item: itemOfSize(key, 1024) });
