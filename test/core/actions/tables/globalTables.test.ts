@@ -260,24 +260,16 @@ describe('UpdateTable ReplicaUpdates over HTTP', () => {
 });
 
 describe('DescribeTableReplicaAutoScaling and UpdateTableReplicaAutoScaling over HTTP', () => {
+  let scores: ScoresTable;
   let eddy: TransportHandle;
   beforeEach(async () => {
-    eddy = await httpTransport.start();
-    await eddy.client.send(
-      new CreateTableCommand({
-        TableName: 'Scores',
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-      }),
-    );
+    scores = await startScores();
+    eddy = scores.eddy;
   });
-  afterEach(() => eddy.close());
+  afterEach(() => scores.close());
 
   it('describes each replica of a global table, without auto scaling settings on demand', async () => {
-    await eddy.client.send(
-      new UpdateTableCommand({ TableName: 'Scores', ReplicaUpdates: [{ Create: { RegionName: WEST } }] }),
-    );
+    await scores.addWest();
     const answer = await eddy.client.send(
       new DescribeTableReplicaAutoScalingCommand({ TableName: 'Scores' }),
     );
