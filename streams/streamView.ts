@@ -4,6 +4,7 @@ import { type AttributeMap, setAttribute } from '../core/model/attributeValue.js
 import type { StoredItem } from '../core/store/storedItem.js';
 import type { StreamViewType } from '../core/store/table.js';
 import { eventIdOf } from './ids.js';
+import { decodeImage } from './imageDecoder.js';
 import { formatSequenceNumber } from './sequenceNumber.js';
 
 /**
@@ -81,7 +82,9 @@ function defineLazy(target: object, name: string, load: () => unknown): void {
  * The Lambda-style `DynamoDBRecord` of one change (docs/streams-and-lambda.md §1.1, §1.2, §2.2.2). A fresh
  * object per call: callers may mutate it.
  *
- * Images are decoded when the record is built (never when the change is appended). With
+ * Images are decoded when the record is built (never when the change is appended), by
+ * `decodeImage` (imageDecoder.ts: the same objects as `JSON.parse` of the stored text, ~3× cheaper
+ * on flat items). With
  * `lazyImages`, `Keys`, `NewImage` and `OldImage` are decoded on first read instead, and can still
  * be assigned. Measured on ~200-byte items (bench/streams.ts): building with eager decoding costs
  * about 1.6 µs a record, the lazy accessors about 8 µs, so lazy only pays for large images that
@@ -99,12 +102,12 @@ export function toDynamoDBRecord(
   const body = { ApproximateCreationDateTime: Math.floor(event.at / 1000) } as Record<string, unknown>;
   if (options.lazyImages) {
     defineLazy(body, 'Keys', () => copyKeys(event.keys));
-    if (newItem !== undefined) defineLazy(body, 'NewImage', () => newItem.decode());
-    if (oldItem !== undefined) defineLazy(body, 'OldImage', () => oldItem.decode());
+    if (newItem !== undefined) defineLazy(body, 'NewImage', () => decodeImage(newItem));
+    if (oldItem !== undefined) defineLazy(body, 'OldImage', () => decodeImage(oldItem));
   } else {
     body.Keys = copyKeys(event.keys);
-    if (newItem !== undefined) body.NewImage = newItem.decode();
-    if (oldItem !== undefined) body.OldImage = oldItem.decode();
+    if (newItem !== undefined) body.NewImage = decodeImage(newItem);
+    if (oldItem !== undefined) body.OldImage = decodeImage(oldItem);
   }
   body.SequenceNumber = formatSequenceNumber(ordinal);
   body.SizeBytes = sizeBytesOf(event, viewType);
