@@ -135,46 +135,46 @@ export function deliverBatch<T>(
 
 function runHead<T>(step: Step<T>, policy: DeliveryPolicy<T>, batch: readonly T[]): Observable<Step<T>> {
   const [part, ...rest] = step.queue as [Part<T>, ...Part<T>[]];
-  const start = step.delayMs > 0 ? timer(step.delayMs, policy.scheduler) : of(0);
-  return start.pipe(
-    mergeMap(() => {
-      let records = part.records;
-      const expired = policy.isExpired;
-      if (expired !== undefined) {
-        let count = 0;
-        while (count < records.length && expired(records[count]!)) count++;
-        if (count > 0) {
-          // Expired records go first; the others are attempted in the next step.
-          records = records.slice(count);
-          const queue = records.length === 0 ? rest : [{ ...part, records }, ...rest];
-          return of<Step<T>>({
-            reports: [discard(part.records.slice(0, count), 'RecordAgeExceeded', part)],
-            queue,
-            delayMs: 0,
-          });
-        }
+  // Without a delay the head runs at once: `defer`, not `of(0)` piped through `mergeMap`, which
+  // cost two more subscribers per invocation.
+  const run = (): Observable<Step<T>> => {
+    let records = part.records;
+    const expired = policy.isExpired;
+    if (expired !== undefined) {
+      let count = 0;
+      while (count < records.length && expired(records[count]!)) count++;
+      if (count > 0) {
+        // Expired records go first; the others are attempted in the next step.
+        records = records.slice(count);
+        const queue = records.length === 0 ? rest : [{ ...part, records }, ...rest];
+        return of<Step<T>>({
+          reports: [discard(part.records.slice(0, count), 'RecordAgeExceeded', part)],
+          queue,
+          delayMs: 0,
+        });
       }
-      const reports: DeliveryReport<T>[] = [];
-      const current: Part<T> = { ...part, records };
-      policy.observe?.(batch, {
-        records,
-        attempt: part.attempts + 1,
-        bisections: part.depth ?? 0,
-        partsWaiting: rest.length,
-      });
-      return defer(() => from(policy.attempt(records))).pipe(
-        take(1),
-        map((outcome) => decide(current, outcome, rest, reports, policy)),
-        catchError((error: unknown) =>
-          of<Step<T>>({
-            reports: [...reports, { kind: 'invokeError', records, error }],
-            queue: [current, ...rest],
-            delayMs: delayFor(policy, 1),
-          }),
-        ),
-      );
-    }),
-  );
+    }
+    const reports: DeliveryReport<T>[] = [];
+    const current: Part<T> = { ...part, records };
+    policy.observe?.(batch, {
+      records,
+      attempt: part.attempts + 1,
+      bisections: part.depth ?? 0,
+      partsWaiting: rest.length,
+    });
+    return defer(() => from(policy.attempt(records))).pipe(
+      take(1),
+      map((outcome) => decide(current, outcome, rest, reports, policy)),
+      catchError((error: unknown) =>
+        of<Step<T>>({
+          reports: [...reports, { kind: 'invokeError', records, error }],
+          queue: [current, ...rest],
+          delayMs: delayFor(policy, 1),
+        }),
+      ),
+    );
+  };
+  return step.delayMs > 0 ? timer(step.delayMs, policy.scheduler).pipe(mergeMap(run)) : defer(run);
 }
 
 function decide<T>(
