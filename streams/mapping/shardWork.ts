@@ -14,7 +14,7 @@ import {
 import { toDynamoDBRecord } from '../streamView.js';
 import type { RecordCursor } from './cursors.js';
 import { invocationRecord } from './failureRecord.js';
-import { isThrottle } from './invoke.js';
+import { type InvocationResult, isThrottle } from './invoke.js';
 import { batchRecords } from './operators/batchRecords.js';
 import { delayRecords } from './operators/delayRecords.js';
 import {
@@ -261,26 +261,40 @@ export class ShardWork {
     }));
   }
 
-  /** Invokes the function and classifies the result (docs/streams-and-lambda.md §2.3, §2.4). */
-  async invoke(
-    event: unknown,
-    records: readonly PendingRecord[],
-    rules: ResponseRules,
-  ): Promise<AttemptOutcome> {
+  /**
+   * Invokes the function and classifies the result (docs/streams-and-lambda.md §2.3, §2.4). Not an
+   * async function: its promise and await were one more of each per invocation, and while a
+   * handler's console scope is on every promise runs async hooks (infra/functions/functionLogs.ts).
+   */
+  invoke(event: unknown, records: readonly PendingRecord[], rules: ResponseRules): Promise<AttemptOutcome> {
     const { counters, fn } = this.runtime;
     counters.invocations++;
     counters.inFlight++;
     this.busy++;
     this.invoking.add(records);
-    try {
-      const result = await fn.invoke(event);
-      return classifyResult(result, () => records.map((record) => record.sequenceNumber), rules);
-    } finally {
+    const ended = () => {
       this.invoking.delete(records);
       counters.inFlight--;
       this.busy--;
       this.runtime.changed();
+    };
+    let pending: Promise<InvocationResult>;
+    try {
+      pending = fn.invoke(event);
+    } catch (error) {
+      ended();
+      return Promise.reject(error);
     }
+    return pending.then(
+      (result) => {
+        ended();
+        return classifyResult(result, () => records.map((record) => record.sequenceNumber), rules);
+      },
+      (error: unknown) => {
+        ended();
+        throw error;
+      },
+    );
   }
 
   /** Accounts for a report: counters, checkpoint, destination (docs/streams-and-lambda.md §2.3.3, §2.5). */
