@@ -9,8 +9,10 @@ import type { StoredItem } from '../core/store/storedItem.js';
  * was half of what a stream with a bound handler added to a write. Native `JSON.parse` builds each
  * `{"S": ...}` by searching the transition tree of the empty object's map; here each attribute
  * value is an object literal of a fixed shape, and member names are reused (`recentNames`).
- * Measured on the bench's ~230-byte items (9 flat attributes), interleaved in one process: ~0.45
- * µs an item against ~1.3 µs for `JSON.parse` (30 attributes: ~2.2 against ~6 µs). Under callgrind
+ * Measured on the bench's ~230-byte items (9 flat attributes), interleaved in one process: ~0.31
+ * µs of CPU an item against ~1.25 µs for `JSON.parse` (30 attributes: ~2.2 against ~6 µs; a
+ * variant keeping the property keys V8 internalized, not the names cut from the text, measured
+ * no better). Under callgrind
  * (bench/workload.ts, BENCH_WORKLOAD_INSTRUCTIONS=1, stream, put-moved, c=16) a record's two
  * images took 48k instructions with `JSON.parse`, 17.6k with this.
  *
