@@ -165,9 +165,29 @@ export function addNumbers(a: string, b: string, operation: '+' | '-' = '+'): Nu
  * 1 + ⌈d/2⌉, one more when the digit count and the exponent are both even, one more if negative.
  */
 export function numberSize(normalised: string): number {
-  const n = decompose(normalised);
-  if (n.sign === 0) return 1;
-  return nonZeroNumberSize(n.digits.length, n.pointPosition - 1, n.sign < 0);
+  // One pass over the characters, allocating nothing (`decompose` makes four strings and an
+  // object; every stored number is measured on every write).
+  const negative = normalised.charCodeAt(0) === 45;
+  let integerDigits = 0;
+  let digits = 0;
+  let afterPoint = false;
+  let firstNonZero = -1;
+  let lastNonZero = -1;
+  for (let i = negative ? 1 : 0; i < normalised.length; i++) {
+    const code = normalised.charCodeAt(i);
+    if (code === 46) {
+      afterPoint = true;
+      continue;
+    }
+    if (code !== 48) {
+      if (firstNonZero === -1) firstNonZero = digits;
+      lastNonZero = digits;
+    }
+    if (!afterPoint) integerDigits++;
+    digits++;
+  }
+  if (firstNonZero === -1) return 1;
+  return nonZeroNumberSize(lastNonZero - firstNonZero + 1, integerDigits - firstNonZero - 1, negative);
 }
 
 /** `numberSize` of a non-zero number given by its significant digit count and scientific exponent. */
