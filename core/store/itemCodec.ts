@@ -135,26 +135,61 @@ function isIndexLike(name: string): boolean {
  * the item's attributes, 1 for a map value's, docs/dynamodb.md §2.4.2).
  */
 function appendMap(map: AttributeMap, level: number, extra: number): void {
+  // Not canonical (an update added a name, say): the names in canonical order instead. Checked
+  // before the entries are written, so no nested value is walked twice.
+  if (checkOrder && !inCanonicalOrder(map)) {
+    appendMapInOrder(map, level, extra);
+    return;
+  }
   let first = true;
-  let previous: string | undefined;
   for (const name in map) {
     if (!hasOwn.call(map, name)) continue;
-    if (checkOrder && !isIndexLike(name)) {
-      if (previous !== undefined && previous > name) giveUp = true;
-      previous = name;
-    }
-    walkSize += extra;
-    if (isPlain(name)) {
-      walkSize += name.length;
-      walkText += first ? `{"${name}":` : `,"${name}":`;
-    } else {
-      walkSize += utf8Length(name);
-      walkText += `${first ? '{' : ','}${JSON.stringify(name)}:`;
-    }
+    appendEntry(map, name, first, level, extra);
+    if (giveUp) return;
     first = false;
-    appendValue(map[name]!, level + 1);
   }
   walkText += first ? '{}' : '}';
+}
+
+/** `isSortedNames` of a map's names, without listing them. */
+function inCanonicalOrder(map: AttributeMap): boolean {
+  let previous: string | undefined;
+  for (const name in map) {
+    if (isIndexLike(name)) continue;
+    if (previous !== undefined && previous > name) return false;
+    previous = name;
+  }
+  return true;
+}
+
+/**
+ * A map in `canonicalMap`'s order without copying it: index-like names first, ascending (as
+ * `Object.keys` lists them), then the others sorted.
+ */
+function appendMapInOrder(map: AttributeMap, level: number, extra: number): void {
+  const names = Object.keys(map);
+  let indexLike = 0;
+  while (indexLike < names.length && isIndexLike(names[indexLike]!)) indexLike++;
+  const ordered =
+    indexLike === 0 ? names.sort() : [...names.slice(0, indexLike), ...names.slice(indexLike).sort()];
+  for (let i = 0; i < ordered.length; i++) {
+    appendEntry(map, ordered[i]!, i === 0, level, extra);
+    if (giveUp) return;
+  }
+  walkText += ordered.length === 0 ? '{}' : '}';
+}
+
+/** One `"name":value` of a map, with `{` or `,` before it. */
+function appendEntry(map: AttributeMap, name: string, first: boolean, level: number, extra: number): void {
+  walkSize += extra;
+  if (isPlain(name)) {
+    walkSize += name.length;
+    walkText += first ? `{"${name}":` : `,"${name}":`;
+  } else {
+    walkSize += utf8Length(name);
+    walkText += `${first ? '{' : ','}${JSON.stringify(name)}:`;
+  }
+  appendValue(map[name]!, level + 1);
 }
 
 /** An attribute value's members as the walk reads them: checked, not trusted. */
@@ -242,6 +277,7 @@ function appendValue(value: AttributeValue, level: number): void {
         walkSize += 1;
         if (i > 0) walkText += ',';
         appendValue(list[i] as AttributeValue, level + 1);
+        if (giveUp) return;
       }
       walkText += ']}';
       return;
@@ -260,6 +296,8 @@ function appendValue(value: AttributeValue, level: number): void {
 }
 
 function appendSet(type: 'SS' | 'NS' | 'BS', members: readonly unknown[]): void {
+  const textBefore = walkText;
+  const sizeBefore = walkSize;
   for (let i = 0; i < members.length; i++) {
     const member = members[i];
     if (typeof member !== 'string') {
@@ -267,7 +305,13 @@ function appendSet(type: 'SS' | 'NS' | 'BS', members: readonly unknown[]): void 
       return;
     }
     if (i > 0) {
-      if (checkOrder && (members[i - 1] as string) > member) giveUp = true;
+      if (checkOrder && (members[i - 1] as string) > member) {
+        // Not canonical: the members again, sorted (as `canonicalMap` sorts a set's copy).
+        walkText = textBefore;
+        walkSize = sizeBefore;
+        appendSet(type, [...members].sort());
+        return;
+      }
       walkText += ',';
     }
     if (type === 'NS') walkSize += numberSize(member);
