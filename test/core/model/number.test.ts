@@ -4,6 +4,7 @@ import {
   addNumbers,
   compareNumbers,
   decompose,
+  isPlainInteger,
   NumberMessages,
   nonZeroNumberSize,
   normaliseNumber,
@@ -135,5 +136,29 @@ describe('numberSize', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('isPlainInteger', () => {
+  it('is /^-?[1-9]\\d{0,14}$/, the normalised integers of up to 15 digits', () => {
+    const reference = /^-?[1-9]\d{0,14}$/;
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom('-', '0', '1', '9', '.', 'e', ' ', '\n', '٣'), maxLength: 18 }),
+      fc.integer().map(String),
+      fc.bigInt().map(String),
+    );
+    fc.assert(
+      fc.property(text, (input) => {
+        expect(isPlainInteger(input)).toBe(reference.test(input));
+      }),
+      {
+        numRuns: 3000,
+      },
+    );
+    expect(isPlainInteger('999999999999999')).toBe(true);
+    expect(isPlainInteger('1000000000000000')).toBe(false);
+    expect(isPlainInteger('-0')).toBe(false);
+    expect(isPlainInteger('-')).toBe(false);
+    expect(isPlainInteger('')).toBe(false);
   });
 });
