@@ -2,8 +2,9 @@ import type { ItemWrite } from '../engine.js';
 import { ValidationException } from '../errors/index.js';
 import type { UpdateResult } from '../expressions/index.js';
 import { type AttributeMap, copyAttributeMap, getAttribute, type Item } from '../model/attributeValue.js';
-import { itemSize, MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { MAX_ITEM_SIZE } from '../model/itemSize.js';
 import { defineOperation } from '../operation.js';
+import { encodeItemSized } from '../store/itemCodec.js';
 import { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
 import { checkIndexKeys, extractKey } from '../validations/keys.js';
@@ -66,11 +67,18 @@ export function planUpdate(
     table,
     prepared.update.targets.map((path) => path[0]),
   );
-  const size = itemSize(result.item);
-  if (size > MAX_ITEM_SIZE)
+  // The stored text and the size in one walk (`encodeItemSized`); encoding cannot fail, so making
+  // the text before the size check changes nothing observable.
+  const encoded = encodeItemSized(result.item);
+  if (encoded.size > MAX_ITEM_SIZE)
     throw new ValidationException('Item size to update has exceeded the maximum allowed size');
   return {
-    write: { key, previous, next: StoredItem.fromItem(result.item, size), nextItem: result.item },
+    write: {
+      key,
+      previous,
+      next: new StoredItem(encoded.json, encoded.size),
+      nextItem: result.item,
+    },
     result,
     newItem: result.item,
   };

@@ -1,6 +1,6 @@
 import { ValidationException } from '../errors/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
-import { AttributeMessages } from '../model/parseAttributeValue.js';
+import { AttributeMessages, attributeNameProblem } from '../model/parseAttributeValue.js';
 import { utf8Length } from '../model/utf8.js';
 
 /** Which expression and legacy parameters an operation has (for docs/dynamodb.md §5.1.6 and §5.4.2). */
@@ -188,6 +188,14 @@ export function checkExpressionAttributeNames(names: Record<string, string> | un
         `ExpressionAttributeNames contains invalid key: Syntax error; key: "${key}"`,
       );
     }
+    // The name a placeholder stands for is an attribute name (docs/dynamodb.md §2.5.4), checked
+    // after its key; the wrapper is the service's (DynamoDB Local's InputConverter words it so:
+    // `<map> contains invalid value: <problem> for key <key>`, as for ExpressionAttributeValues).
+    const problem = attributeNameProblem(names[key]!);
+    if (problem !== undefined)
+      throw new ValidationException(
+        `ExpressionAttributeNames contains invalid value: ${problem} for key ${key}`,
+      );
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type Position,
 } from './jsonTypes.js';
 import { normaliseNumber } from './number.js';
+import { utf8Length } from './utf8.js';
 
 /**
  * Turns wire JSON into a validated, normalised AttributeValue.
@@ -51,7 +52,32 @@ export const AttributeMessages = {
   duplicateNumbers: 'Input collection contains duplicates',
   nesting:
     'Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit',
+  // Attribute names have 1 to 65,535 UTF-8 bytes (docs/dynamodb.md §2.5.4). The texts are the
+  // service's validation messages as AWS's DynamoDB Local ships them (its ErrorFactory,
+  // EMPTY_ATTRIBUTE_NAME and ATTRIBUTE_NAME_TOO_LARGE); ScyllaDB's test_limits.py, run against
+  // DynamoDB, expects the long-name message to name the limit (`6553[56]`).
+  emptyName: 'Empty attribute name',
+  nameTooLong: 'Attribute name is too large, must be less than 65536 bytes',
 } as const;
+
+/** Attribute names have at most 65,535 UTF-8 bytes (docs/dynamodb.md §2.5.4). */
+export const MAX_ATTRIBUTE_NAME_BYTES = 65_535;
+/**
+ * A UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair, two units, is 4): a name of at
+ * most this many units fits the limit without being measured.
+ */
+const SURELY_SHORT_NAME = Math.floor(MAX_ATTRIBUTE_NAME_BYTES / 3);
+
+/**
+ * The problem with an attribute name (empty, or over 65,535 UTF-8 bytes), if any. Only a name of
+ * more than 21,845 characters is measured, so the usual name costs two comparisons.
+ */
+export function attributeNameProblem(name: string): string | undefined {
+  if (name.length === 0) return AttributeMessages.emptyName;
+  if (name.length > SURELY_SHORT_NAME && utf8Length(name) > MAX_ATTRIBUTE_NAME_BYTES)
+    return AttributeMessages.nameTooLong;
+  return undefined;
+}
 
 /** A top-level attribute value is level 1; values may reach level 32 (docs/dynamodb.md §2.1.5). */
 export const MAX_NESTING_LEVEL = 32;
@@ -228,12 +254,15 @@ export function parseAttributeValue(
 
 /**
  * Parses a map of attribute name → AttributeValue (an Item, a Key, ExpressionAttributeValues).
- * Returns a null-prototype map holding the valid entries.
+ * Returns a map holding the valid entries. With `names` (an item or a key, not
+ * ExpressionAttributeValues, whose keys are placeholders) each name is checked too, after its
+ * value, as the service converts an attribute (DynamoDB Local's InputConverter).
  */
 export function parseAttributeMap(
   raw: unknown,
   position: Position,
   problems: AttributeProblems,
+  names = false,
 ): AttributeMap {
   const entries = expectMap(raw, position, ATTRIBUTE_VALUE_CLASS);
   const map = newFastAttributeMap();
@@ -243,6 +272,10 @@ export function parseAttributeMap(
     if (entry === null || entry === undefined) continue;
     const hadProblem = problems.first !== undefined;
     const value = parseAttributeValue(entry, 'element', problems);
+    if (names) {
+      const nameProblem = attributeNameProblem(name);
+      if (nameProblem !== undefined) record(problems, nameProblem);
+    }
     if (!hadProblem && problems.first !== undefined) problems.firstKey = name;
     if (value !== undefined) setAttribute(map, name, value);
   }

@@ -83,8 +83,12 @@ export const expressionString: StringShape = { kind: 'string' };
 export const expressionAttributeNames: MapShape = { kind: 'map', value: { kind: 'string' } };
 export const expressionAttributeValues: AttributeMapShape = { kind: 'attributeMap' };
 
-/** An item or key: attribute name → AttributeValue. */
-export const attributeMap = (required = false): AttributeMapShape => ({ kind: 'attributeMap', required });
+/** An item or key: attribute name → AttributeValue (names of 1 to 65,535 bytes, docs/dynamodb.md §2.5.4). */
+export const attributeMap = (required = false): AttributeMapShape => ({
+  kind: 'attributeMap',
+  required,
+  names: true,
+});
 
 /** AttributesToGet: 1..255 names (docs/dynamodb.md §4.2.6). */
 export const attributesToGet: Shape = {

@@ -145,6 +145,6 @@ function readValue(value: unknown, shape: Shape, position: Position, problems: A
     case 'attributeValue':
       return parseAttributeValue(value, position, problems);
     case 'attributeMap':
-      return parseAttributeMap(value, position, problems);
+      return parseAttributeMap(value, position, problems, shape.names === true);
   }
 }

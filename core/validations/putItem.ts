@@ -1,8 +1,8 @@
 import { ValidationException } from '../errors/index.js';
 import { type ConditionExpression, checkExpressionParameters } from '../expressions/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
-import { itemSizeOfEncoded, MAX_ITEM_SIZE } from '../model/itemSize.js';
-import { encodeParsedItem } from '../store/itemCodec.js';
+import { MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { encodeParsedItemSized } from '../store/itemCodec.js';
 import {
   attributeMap,
   conditionalOperator,
@@ -67,10 +67,9 @@ export function validatePutItem(input: PutItemInput, deserialized: Deserialized)
   checkExpressionParameters('PutItem', input as unknown as Record<string, unknown>);
   throwAttributeProblem(deserialized, 'Item');
   checkReturnValuesAllOldOrNone(input.ReturnValues);
-  // The stored text is made here, not at the commit: its size measurement reuses it (see
-  // `itemSizeOfEncoded`). Encoding cannot fail, so nothing observable moves.
-  const json = encodeParsedItem(input.Item);
-  const size = itemSizeOfEncoded(input.Item, json);
+  // The stored text is made here, not at the commit, in the same walk as the size (see
+  // `encodeParsedItemSized`). Encoding cannot fail, so nothing observable moves.
+  const { json, size } = encodeParsedItemSized(input.Item);
   if (size > MAX_ITEM_SIZE) throw new ValidationException('Item size has exceeded the maximum allowed size');
   return { condition: prepareWriteCondition(input, deserialized), size, json };
 }

@@ -108,6 +108,8 @@ export interface AttributeMapShape extends Constraints {
   kind: 'attributeMap';
   minLength?: number;
   maxLength?: number;
+  /** Keys are attribute names (an item, a key), checked as such (docs/dynamodb.md §2.5.4). */
+  names?: boolean;
 }
 
 export const JAVA_PACKAGE = 'com.amazonaws.dynamodb.v20120810';

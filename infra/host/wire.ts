@@ -67,27 +67,25 @@ export const PLAIN_JSON = 'application/json';
  */
 export const UNKNOWN_OPERATION_XML = Buffer.from('<UnknownOperationException/>\n');
 
-// The alphabet of request ids (docs/dynamodb.md §1.2.1: 52 characters in [0-9A-Z]).
-const ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-/** Random byte → alphabet character code, as a table: the refill loop is a lookup per byte. */
-const ID_CHARACTER = Uint8Array.from({ length: 256 }, (_, byte) => ID_ALPHABET.charCodeAt(byte % 36));
+// docs/dynamodb.md §1.2.1: a request id is 52 characters in [0-9A-Z]; eddy's are upper-case hex.
 const ID_LENGTH = 52;
 const IDS_PER_REFILL = 512;
-const idBytes = Buffer.allocUnsafe(ID_LENGTH * IDS_PER_REFILL);
+/** Random bytes for one refill: two hex characters each. */
+const idBytes = Buffer.allocUnsafe((ID_LENGTH / 2) * IDS_PER_REFILL);
 let idText = '';
 let idOffset = 0;
 
 /**
- * A fresh `x-amzn-RequestId`. Random bytes come in batches (one `randomFillSync` per 512 ids),
- * mapped to the alphabet and decoded once; an id is then a substring of that text, which V8
- * shares instead of copying. The modulo bias is harmless: ids must be unique and well-formed,
- * not uniformly distributed.
+ * A fresh `x-amzn-RequestId`: 208 random bits as upper-case hex. Random bytes come in batches (one
+ * `randomFillSync` per 512 ids), turned into text natively (hex, then upper case); an id is then a
+ * substring of that text, which V8 shares instead of copying. Under callgrind (PutItem, 16
+ * clients) an id cost 3.3k instructions while a JS loop mapped each random byte to [0-9A-Z]; now
+ * 0.9k.
  */
 export function newRequestId(): string {
   if (idOffset === idText.length) {
     randomFillSync(idBytes);
-    for (let i = 0; i < idBytes.length; i++) idBytes[i] = ID_CHARACTER[idBytes[i]!]!;
-    idText = idBytes.toString('latin1');
+    idText = idBytes.toString('hex').toUpperCase();
     idOffset = 0;
   }
   const id = idText.slice(idOffset, idOffset + ID_LENGTH);

@@ -8,6 +8,7 @@ import {
   newAttributeMap,
   typeOf,
 } from '../../model/attributeValue.js';
+import { attributeNameProblem } from '../../model/parseAttributeValue.js';
 import { UpdateMessages } from '../errors.js';
 import type { DocumentPath, ProjectionPlan, UpdatePlan } from '../index.js';
 import { listOf } from '../paths.js';
@@ -53,6 +54,10 @@ export function updateFromAttributeUpdates(updates: Record<string, AttributeValu
     if (value !== undefined && action === 'ADD' && NOT_ADDABLE.has(typeOf(value))) {
       throw new ValidationException(`${INVALID}ADD action is not supported for the type ${typeOf(value)}`);
     }
+    // The updated attribute's name is checked after its update, as DynamoDB Local's InputConverter
+    // does (docs/dynamodb.md §2.5.4).
+    const nameProblem = attributeNameProblem(name);
+    if (nameProblem !== undefined) throw new ValidationException(nameProblem);
     return { action, name, path: [name], value };
   });
   const removesOnly = actions.length > 0 && actions.every((action) => action.action === 'DELETE');

@@ -231,6 +231,21 @@ describe('KeyConditions (docs/dynamodb.md §5.4.4, §6.1.3)', () => {
 });
 
 describe('updateFromAttributeUpdates (docs/dynamodb.md §4.2.7)', () => {
+  it('rejects an empty name or one over 65,535 bytes, after the update itself (docs/dynamodb.md §2.5.4)', () => {
+    expect(
+      validationMessage(() => updateFromAttributeUpdates({ '': { Action: 'PUT', Value: S('x') } })),
+    ).toBe('Empty attribute name');
+    expect(
+      validationMessage(() => updateFromAttributeUpdates({ ['é'.repeat(32_768)]: { Action: 'DELETE' } })),
+    ).toBe('Attribute name is too large, must be less than 65536 bytes');
+    expect(validationMessage(() => updateFromAttributeUpdates({ '': { Action: 'PUT' } }))).toBe(
+      `${invalid}Only DELETE action is allowed when no attribute value is specified`,
+    );
+    expect(() =>
+      updateFromAttributeUpdates({ [`${'é'.repeat(32_767)}a`]: { Action: 'PUT', Value: S('x') } }),
+    ).not.toThrow();
+  });
+
   it('rejects missing values and unsupported types', () => {
     expect(validationMessage(() => updateFromAttributeUpdates({ a: { Action: 'PUT' } }))).toBe(
       `${invalid}Only DELETE action is allowed when no attribute value is specified`,

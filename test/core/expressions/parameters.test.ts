@@ -161,6 +161,24 @@ describe('checkExpressionAttributeNames (docs/dynamodb.md §5.1.5)', () => {
     );
   });
 
+  it('rejects an empty name or one over 65,535 UTF-8 bytes, after the key checks (docs/dynamodb.md §2.5.4)', () => {
+    // DynamoDB Local's InputConverter: `ExpressionAttributeNames contains invalid value: <problem>
+    // for key <key>`; ScyllaDB's test_limits.py (against DynamoDB) expects the limit in the text.
+    expect(validationMessage(() => checkExpressionAttributeNames({ '#a': 'a', '#b': '' }))).toBe(
+      'ExpressionAttributeNames contains invalid value: Empty attribute name for key #b',
+    );
+    expect(validationMessage(() => checkExpressionAttributeNames({ '#a': 'é'.repeat(32_768) }))).toBe(
+      'ExpressionAttributeNames contains invalid value: Attribute name is too large, must be less than 65536 bytes for key #a',
+    );
+    expect(validationMessage(() => checkExpressionAttributeNames({ '#a': '', b: 'x' }))).toBe(
+      'ExpressionAttributeNames contains invalid value: Empty attribute name for key #a',
+    );
+    expect(validationMessage(() => checkExpressionAttributeNames({ b: '', '#a': 'x' }))).toBe(
+      'ExpressionAttributeNames contains invalid key: Syntax error; key: "b"',
+    );
+    expect(() => checkExpressionAttributeNames({ '#a': `${'é'.repeat(32_767)}a` })).not.toThrow();
+  });
+
   it('accepts absent maps and keys made of letters, digits and underscores', () => {
     expect(() => checkExpressionAttributeNames(undefined)).not.toThrow();
     expect(() =>

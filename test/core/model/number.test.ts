@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   addNumbers,
   compareNumbers,
+  decompose,
+  isPlainInteger,
   NumberMessages,
+  nonZeroNumberSize,
   normaliseNumber,
   numberSize,
 } from '../../../core/model/number.js';
@@ -111,5 +114,51 @@ describe('numberSize', () => {
     expect(size('12.3456')).toBe(4);
     expect(size('0')).toBe(1);
     expect(size('-1')).toBe(3);
+  });
+
+  it('is the size of the decomposed number, for any number', () => {
+    // The formula on `decompose`'s digits and exponent, which numberSize computes in one pass.
+    const bySize = (normalised: string) => {
+      const n = decompose(normalised);
+      return n.sign === 0 ? 1 : nonZeroNumberSize(n.digits.length, n.pointPosition - 1, n.sign < 0);
+    };
+    const digits = fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), minLength: 1, maxLength: 40 });
+    const text = fc
+      .tuple(fc.boolean(), digits, fc.option(digits), fc.integer({ min: -140, max: 130 }))
+      .map(
+        ([minus, whole, fraction, exponent]) =>
+          `${minus ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}e${exponent}`,
+      );
+    fc.assert(
+      fc.property(text, (input) => {
+        const n = normaliseNumber(input);
+        if (n.ok) expect(numberSize(n.value)).toBe(bySize(n.value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('isPlainInteger', () => {
+  it('is /^-?[1-9]\\d{0,14}$/, the normalised integers of up to 15 digits', () => {
+    const reference = /^-?[1-9]\d{0,14}$/;
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom('-', '0', '1', '9', '.', 'e', ' ', '\n', '٣'), maxLength: 18 }),
+      fc.integer().map(String),
+      fc.bigInt().map(String),
+    );
+    fc.assert(
+      fc.property(text, (input) => {
+        expect(isPlainInteger(input)).toBe(reference.test(input));
+      }),
+      {
+        numRuns: 3000,
+      },
+    );
+    expect(isPlainInteger('999999999999999')).toBe(true);
+    expect(isPlainInteger('1000000000000000')).toBe(false);
+    expect(isPlainInteger('-0')).toBe(false);
+    expect(isPlainInteger('-')).toBe(false);
+    expect(isPlainInteger('')).toBe(false);
   });
 });

@@ -176,6 +176,73 @@ describe('PutItem validation', () => {
     );
   });
 
+  it('refuses an empty attribute name or one over 65,535 UTF-8 bytes (docs/dynamodb.md §2.5.4)', () => {
+    // Texts: AWS's DynamoDB Local (ErrorFactory EMPTY_ATTRIBUTE_NAME, ATTRIBUTE_NAME_TOO_LARGE);
+    // ScyllaDB's test_limits.py (run against DynamoDB) expects `ValidationException.*6553[56]`.
+    const prefix = '1 validation error detected: ';
+    expect(put({ ...key, '': { S: 'x' } })).toEqual(validation(`${prefix}Empty attribute name`));
+    // 32,768 two-byte characters: 65,536 bytes, though only 32,768 UTF-16 units.
+    expect(put({ ...key, ['é'.repeat(32_768)]: { S: 'x' } })).toEqual(
+      validation(`${prefix}Attribute name is too large, must be less than 65536 bytes`),
+    );
+    expect(put({ ...key, ['a'.repeat(65_536)]: { N: '1' } })).toEqual(
+      validation(`${prefix}Attribute name is too large, must be less than 65536 bytes`),
+    );
+    // The value of an attribute is checked before its name (DynamoDB Local's InputConverter).
+    expect(put({ ...key, '': {} })).toEqual(
+      validation(
+        `${prefix}Supplied AttributeValue is empty, must contain exactly one of the supported datatypes`,
+      ),
+    );
+    // Before the table is looked up, like every AttributeValue problem (docs/dynamodb.md §8.2).
+    expect(
+      wireError(() =>
+        engine.execute('PutItem', { TableName: 'NoSuchTable', Item: { ...key, '': { S: 'x' } } }),
+      ),
+    ).toEqual(validation(`${prefix}Empty attribute name`));
+    // 65,535 bytes is the largest name.
+    const longest = `${'é'.repeat(32_767)}a`;
+    expect(
+      engine.execute('PutItem', { TableName: 'GameScores', Item: { ...key, [longest]: { S: 'x' } } }),
+    ).toEqual({});
+    expect(engine.execute('GetItem', { TableName: 'GameScores', Key: key })).toEqual({
+      Item: { ...key, [longest]: { S: 'x' } },
+    });
+  });
+
+  it('refuses an empty name given by ExpressionAttributeNames or AttributeUpdates in UpdateItem', () => {
+    const update = (extra: Record<string, unknown>) =>
+      wireError(() => engine.execute('UpdateItem', { TableName: 'GameScores', Key: key, ...extra }));
+    expect(
+      update({
+        UpdateExpression: 'SET #a = :v',
+        ExpressionAttributeNames: { '#a': '' },
+        ExpressionAttributeValues: { ':v': { S: 'x' } },
+      }),
+    ).toEqual(
+      validation(
+        '1 validation error detected: ExpressionAttributeNames contains invalid value: Empty attribute name for key #a',
+      ),
+    );
+    expect(update({ AttributeUpdates: { '': { Action: 'PUT', Value: { S: 'x' } } } })).toEqual(
+      validation('1 validation error detected: Empty attribute name'),
+    );
+    expect(engine.execute('GetItem', { TableName: 'GameScores', Key: key })).toEqual({});
+  });
+
+  it('refuses an empty attribute name in a Key, without the prefix in GetItem', () => {
+    expect(
+      wireError(() =>
+        engine.execute('GetItem', { TableName: 'GameScores', Key: { ...key, '': { S: 'x' } } }),
+      ),
+    ).toEqual(validation('Empty attribute name'));
+    expect(
+      wireError(() =>
+        engine.execute('DeleteItem', { TableName: 'GameScores', Key: { ...key, '': { S: 'x' } } }),
+      ),
+    ).toEqual(validation('1 validation error detected: Empty attribute name'));
+  });
+
   it('checks item size before the table exists (docs/dynamodb.md §8.2)', () => {
     const error = wireError(() =>
       engine.execute('PutItem', {
