@@ -44,7 +44,12 @@ function lookup(codes: readonly Code[], address: number): string | undefined {
 }
 
 /** Self and inclusive Ir per function name, from callgrind's format (name compression included). */
-function costs(file: string): { self: Map<string, number>; inclusive: Map<string, number>; total: number } {
+function costs(file: string): {
+  self: Map<string, number>;
+  inclusive: Map<string, number>;
+  total: number;
+  callers: Map<string, Map<string, number>>;
+} {
   const names = new Map<string, string>();
   const name = (spec: string) => {
     const match = /^\((\d+)\)(?: (.*))?$/.exec(spec.trim());
