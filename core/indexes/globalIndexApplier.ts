@@ -110,7 +110,7 @@ export class GlobalIndexApplier {
         continue;
       }
       if (!isIn) {
-        this.remove(index, before!);
+        this.remove(index, before!, oldItem!);
         continue;
       }
       const { hashField, rangeField } = index;
@@ -122,7 +122,7 @@ export class GlobalIndexApplier {
           !sameKey(index.rangeType!, before!.scalar(rangeField), after!.scalar(rangeField)))
       ) {
         // replace: the old entry goes, the new one comes (the same partition when the text is).
-        const hashKey = this.remove(index, before!);
+        const hashKey = this.remove(index, before!, oldItem!);
         this.put(index, after!, newItem!, oldHash === newHash ? hashKey : undefined, true);
       } else if (this.projectionChanged(index, before!, after!)) {
         this.update(index, after!, newItem!, oldItem!); // same key, new entry
@@ -130,10 +130,10 @@ export class GlobalIndexApplier {
     }
   }
 
-  /** Removes the row's entry from the index; returns its partition key. */
-  private remove(index: CompiledIndex, row: StoredRow): string {
+  /** Removes the row's entry (written from `item`) from the index; returns its partition key. */
+  private remove(index: CompiledIndex, row: StoredRow, item: StoredItem): string {
     const hashKey = encodeKeyValue(index.hashType, row.scalar(index.hashField));
-    index.index.items.delete(hashKey, this.rangeKeyOf(index, row));
+    index.index.items.delete(hashKey, this.keptKey(index, hashKey, row, item) ?? this.rangeKeyOf(index, row));
     return hashKey;
   }
 
@@ -157,38 +157,51 @@ export class GlobalIndexApplier {
     );
   }
 
-  /**
-   * Rewrites the entry of an item whose index key did not change. The entry's sort key is taken
-   * from the index when the entry found where it must be (the partition's first entry for an index
-   * without a sort key; the first at or after the sort value otherwise) was written from the
-   * item's previous text (`oldItem`, by identity: it is then stored under this very key, which
-   * `rangeKeyOf` derives from the same table key and index key values); otherwise, or when the
-   * first entry there is another item's, it is made as for any put. This spares the tie-breaker
-   * (an MD5 of the table key): bench/workloadCases' put-same, 36.7k → 29.0k instructions a change
-   * under callgrind.
-   */
+  /** Rewrites the entry of an item whose index key did not change (`keptKey`: its sort key). */
   private update(index: CompiledIndex, row: StoredRow, item: StoredItem, oldItem: StoredItem): void {
     const hashKey = encodeKeyValue(index.hashType, row.scalar(index.hashField));
-    const tree = index.index.items.partition(hashKey)?.items;
-    let rangeKey: string | undefined;
-    if (tree !== undefined) {
-      const low =
-        index.rangeField === -1
-          ? ''
-          : escapePart(encodeKeyValue(index.rangeType!, row.scalar(index.rangeField)));
-      const pair = tree.getPairOrNextHigher(low, this.pair);
-      if (pair !== undefined && sourceOf(pair[1]) === oldItem) rangeKey = pair[0];
-    }
     storeEntry(
       index.index,
       hashKey,
-      rangeKey ?? this.rangeKeyOf(index, row),
+      this.keptKey(index, hashKey, row, oldItem) ?? this.rangeKeyOf(index, row),
       this.entryOf(index, row, item),
       false,
     );
   }
 
-  /** Reused by `update`'s tree lookups. */
+  /**
+   * The sort key of the entry the row's item (`item`, its stored text) has in the index under
+   * `hashKey`, read from the index instead of made, or undefined. The entry found where it must be
+   * (the partition's first entry for an index without a sort key, else the first at or after the
+   * row's sort value) is taken when it was written from `item` (by identity): it is then stored
+   * under this very key, which `rangeKeyOf` derives from the same table key and index key values.
+   * Otherwise (another item's entry sorts first there, or the entry was written from an earlier
+   * text of the item) the caller makes the key. The key's tail is the change's tie-breaker
+   * (`rangeKeyOf`'s suffix): taken too, so a change whose entries move makes no MD5 of its table
+   * key. bench/workloadCases' changes (2 GSIs, in process under callgrind): put-same 36.7k →
+   * 29.0k instructions a change, put-moved 59.7k → 54.7k.
+   */
+  private keptKey(
+    index: CompiledIndex,
+    hashKey: string,
+    row: StoredRow,
+    item: StoredItem,
+  ): string | undefined {
+    const tree = index.index.items.partition(hashKey)?.items;
+    if (tree === undefined) return undefined;
+    const low =
+      index.rangeField === -1
+        ? ''
+        : escapePart(encodeKeyValue(index.rangeType!, row.scalar(index.rangeField)));
+    const pair = tree.getPairOrNextHigher(low, this.pair);
+    if (pair === undefined || sourceOf(pair[1]) !== item) return undefined;
+    const key = pair[0];
+    // A copy, not a slice: the suffix may become a key of its own (an index without a sort key).
+    this.suffix ??= low.length === 0 ? key : ` ${key.slice(low.length)}`.slice(1);
+    return key;
+  }
+
+  /** Reused by `keptKey`'s tree lookups. */
   private readonly pair = ['', undefined] as unknown as [string, IndexEntry];
 
   /** The entry sort key of the row's item: as `globalEntryKey`, the tie-breaker made once a change. */
