@@ -8,7 +8,7 @@ import { jsonRequest, type RequestTemplate } from './loadGenerator.js';
 export const TABLE = 'Bench';
 
 /** The features a configuration adds to the bare table. */
-export const CONFIGURATIONS = ['none', 'gsi1', 'gsi2', 'stream', 'all'] as const;
+export const CONFIGURATIONS = ['none', 'gsi1', 'gsi2', 'stream', 'nottl', 'all'] as const;
 export type Configuration = (typeof CONFIGURATIONS)[number];
 
 export const CONFIGURATION_TITLES: Record<Configuration, string> = {
@@ -16,6 +16,7 @@ export const CONFIGURATION_TITLES: Record<Configuration, string> = {
   gsi1: '1 GSI (ALL)',
   gsi2: '2 GSIs (KEYS_ONLY, INCLUDE)',
   stream: 'stream + no-op handler',
+  nottl: '2 GSIs + stream + handler (all without TTL)',
   all: '2 GSIs + stream + handler + TTL',
 };
 
@@ -25,6 +26,7 @@ export const DYNALITE_CONFIGURATIONS: readonly Configuration[] = ['none', 'gsi1'
 export const DYNALITE_PEER: Partial<Record<Configuration, Configuration>> = {
   gsi1: 'gsi1',
   gsi2: 'gsi2',
+  nottl: 'gsi2',
   all: 'gsi2',
 };
 
@@ -45,6 +47,7 @@ function globalIndexes(configuration: Configuration) {
     case 'gsi1':
       return [{ IndexName: 'ByGroup', KeySchema: BY_GROUP_KEYS, Projection: { ProjectionType: 'ALL' } }];
     case 'gsi2':
+    case 'nottl':
     case 'all':
       return [
         { IndexName: 'ByGroup', KeySchema: BY_GROUP_KEYS, Projection: { ProjectionType: 'KEYS_ONLY' } },
@@ -63,7 +66,7 @@ export function createTableInput(configuration: Configuration, tableName = TABLE
     ...indexes.flatMap((index) => index.KeySchema.map((key) => key.AttributeName)),
   ]);
   const types: Record<string, 'S' | 'N'> = { pk: 'S', grp: 'S', rank: 'N', email: 'S' };
-  const streamed = configuration === 'stream' || configuration === 'all';
+  const streamed = configuration === 'stream' || configuration === 'nottl' || configuration === 'all';
   return {
     TableName: tableName,
     AttributeDefinitions: [...keyNames].map((name) => ({ AttributeName: name, AttributeType: types[name]! })),
@@ -78,7 +81,7 @@ export function createTableInput(configuration: Configuration, tableName = TABLE
 
 /** The project `eddy serve` runs: the table, and for streams a no-op function bound to it. */
 export function projectConfig(configuration: Configuration) {
-  const streamed = configuration === 'stream' || configuration === 'all';
+  const streamed = configuration === 'stream' || configuration === 'nottl' || configuration === 'all';
   return {
     tables: [
       {

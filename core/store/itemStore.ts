@@ -153,26 +153,30 @@ export class ItemStore<V extends Sized = StoredItem> {
    * when it was there after all). Into 33k-entry trees of bench/gsi.ts's index keys: ~0.66 ->
    * ~0.44 µs an entry (measured).
    */
-  insert(hashKey: string, rangeKey: string, item: V): V | undefined {
+  insert(hashKey: string, rangeKey: string, item: V, keyOf?: (hashKey: string) => string): V | undefined {
     const partition = this.findPartition(hashKey);
     if (
       partition === undefined ||
       partition.items === undefined ||
       !partition.items.set(rangeKey, item, false)
     )
-      return this.set(hashKey, rangeKey, item);
+      return this.set(hashKey, rangeKey, item, keyOf);
     this.itemCount++;
     this.byteCount += item.size;
     partition.bytes += item.size;
     return undefined;
   }
 
-  /** Stores an item; returns the one it replaced. */
-  set(hashKey: string, rangeKey: string, item: V): V | undefined {
+  /**
+   * Stores an item; returns the one it replaced. A new partition is kept under `keyOf(hashKey)`
+   * when `keyOf` is given (an index keeps a copy of a key cut from an item's text: `storeEntry`).
+   */
+  set(hashKey: string, rangeKey: string, item: V, keyOf?: (hashKey: string) => string): V | undefined {
     let partition = this.findPartition(hashKey);
     if (partition === undefined) {
-      partition = new Partition<V>(hashKey, this.composite);
-      this.partitions.set(hashKey, partition);
+      const key = keyOf === undefined ? hashKey : keyOf(hashKey);
+      partition = new Partition<V>(key, this.composite);
+      this.partitions.set(key, partition);
       this.unplaced.push(partition);
       this.unplacedLive++;
       this.lastPartition = partition;

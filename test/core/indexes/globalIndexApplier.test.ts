@@ -247,6 +247,37 @@ describe('GlobalIndexApplier (the internal path of the gsi-maintainer)', () => {
     );
   });
 
+  it("rewrites an item's own entry when other items share its index key and sort value", () => {
+    // Three items under one index key (and one sort value): an update that changes a projected
+    // attribute must rewrite the entry of the item it changed, whichever entry sorts first.
+    const spec: Schema = {
+      tableRange: 'N',
+      indexes: [
+        { hash: 'ga', range: undefined, projection: 'ALL', include: [] },
+        { hash: 'ga', range: 'gn', projection: 'INCLUDE', include: ['x'] },
+        { hash: 'ga', range: 'gn', projection: 'KEYS_ONLY', include: [] },
+      ],
+    };
+    const { internal, oracle } = engines(spec);
+    const operations: Operation[] = [];
+    for (const key of [0, 1, 2])
+      operations.push({ kind: 'put', key, attributes: { ga: { S: 'g' }, gn: { N: '1' }, x: { S: 'a' } } });
+    for (const [key, x] of [
+      [2, 'b'],
+      [0, 'c'],
+      [1, 'd'],
+      [2, 'e'],
+    ] as const)
+      operations.push({ kind: 'set', key, name: 'x', value: { S: x } });
+    // An entry left as it was by a change of an attribute it does not project, then updated.
+    operations.push({ kind: 'set', key: 1, name: 'é', value: { S: 'other' } });
+    operations.push({ kind: 'set', key: 1, name: 'x', value: { S: 'f' } });
+    for (const op of operations) for (const engine of [internal, oracle]) run(engine, spec, op);
+    const contents = indexContents(internal);
+    expect(contents).toEqual(indexContents(oracle));
+    expect(contents.map((index) => index.size)).toEqual([3, 3, 3]);
+  });
+
   it('ignores changes of a table that was deleted, or replaced by one of the same name', () => {
     const engine = new Engine({ globalIndexes: 'external' });
     const spec: Schema = {
