@@ -101,6 +101,27 @@ describe('local functions', () => {
     expect(await callback.invoke({})).toMatchObject({ status: 'ok', payload: 'called back' });
   });
 
+  it('starts a handler after the call that invoked it has returned, the first time and every next time', async () => {
+    // A handler writing to a table synchronously (the test kit's engine) must not run inside the
+    // delivery that invoked it: on Lambda the event reaches the handler after the invocation is
+    // dispatched, never within it.
+    const functions = new LocalFunctions({ clock: new VirtualClock() });
+    const order: string[] = [];
+    const ordered = functions.define({
+      name: 'ordered',
+      handler: async () => {
+        order.push('handler');
+        return 'ok';
+      },
+    });
+    for (const round of [1, 2, 3]) {
+      const pending = ordered.invoke({});
+      order.push(`returned ${round}`);
+      expect(await pending).toMatchObject({ status: 'ok', payload: 'ok' });
+    }
+    expect(order).toEqual(['returned 1', 'handler', 'returned 2', 'handler', 'returned 3', 'handler']);
+  });
+
   it('times out in real time on the system clock, and a handler answering in time is not cut', async () => {
     const functions = new LocalFunctions({ clock: new SystemClock() });
     const stuck = functions.define({ name: 'stuck', timeout: 1, handler: () => new Promise(() => {}) });
