@@ -1,8 +1,8 @@
 import type { Engine } from '../engine.js';
 import { DynamoDbError } from '../errors/index.js';
-import { itemSizeOfEncoded, MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { MAX_ITEM_SIZE } from '../model/itemSize.js';
 import { type AttributeProblems, parseAttributeMap } from '../model/parseAttributeValue.js';
-import { encodeParsedItem } from '../store/itemCodec.js';
+import { encodeParsedItemSized } from '../store/itemCodec.js';
 import type { Region } from '../store/region.js';
 import { StoredItem } from '../store/storedItem.js';
 import type { ScannedItem } from '../store/storedItemScan.js';
@@ -107,10 +107,9 @@ function importLine(engine: Engine, region: Region, table: Table, line: ImportLi
     if (problems.first !== undefined) return problems.first;
     const key = extractItemKey(item, table.key);
     checkIndexKeys(item, table);
-    // As PutItem does (core/validations/putItem.ts): parseAttributeMap's map is canonical, and
-    // its text measures the item's strings at once when it is ASCII.
-    const json = encodeParsedItem(item);
-    const size = itemSizeOfEncoded(item, json);
+    // As PutItem does (core/validations/putItem.ts): parseAttributeMap's map is canonical; its
+    // text and size come from one walk.
+    const { json, size } = encodeParsedItemSized(item);
     if (size > MAX_ITEM_SIZE) return 'Item size has exceeded the maximum allowed size';
     const next = new StoredItem(json, size);
     engine.commit(region, table, [

@@ -11,14 +11,14 @@ import { utf8Length } from './utf8.js';
  */
 export const MAX_ITEM_SIZE = 409_600;
 
-export function attributeValueSize(value: AttributeValue, ascii = false): number {
-  if ('S' in value) return ascii ? value.S.length : utf8Length(value.S);
+export function attributeValueSize(value: AttributeValue): number {
+  if ('S' in value) return utf8Length(value.S);
   if ('N' in value) return numberSize(value.N);
   if ('B' in value) return base64ByteLength(value.B);
   if ('BOOL' in value || 'NULL' in value) return 1;
   if ('SS' in value) {
     let size = 0;
-    for (const member of value.SS) size += ascii ? member.length : utf8Length(member);
+    for (const member of value.SS) size += utf8Length(member);
     return size;
   }
   if ('NS' in value) {
@@ -33,30 +33,17 @@ export function attributeValueSize(value: AttributeValue, ascii = false): number
   }
   if ('L' in value) {
     let size = 3;
-    for (const element of value.L) size += 1 + attributeValueSize(element, ascii);
+    for (const element of value.L) size += 1 + attributeValueSize(element);
     return size;
   }
   let size = 3;
-  for (const name of Object.keys(value.M))
-    size += 1 + (ascii ? name.length : utf8Length(name)) + attributeValueSize(value.M[name]!, ascii);
+  for (const name of Object.keys(value.M)) size += 1 + utf8Length(name) + attributeValueSize(value.M[name]!);
   return size;
 }
 
-/** @param ascii every name and string in the item is ASCII (UTF-8 length = length), if known */
-export function itemSize(item: AttributeMap, ascii = false): number {
+export function itemSize(item: AttributeMap): number {
   let size = 0;
   for (const name of Object.keys(item))
-    size += (ascii ? name.length : utf8Length(name)) + attributeValueSize(getAttribute(item, name)!, ascii);
+    size += utf8Length(name) + attributeValueSize(getAttribute(item, name)!);
   return size;
-}
-
-/**
- * `itemSize` of an item whose JSON text is at hand. When the text is ASCII and has no `\u`
- * escape, so is every name and string of the item (JSON.stringify writes other characters as
- * they are, lone surrogates as `\u` escapes): lengths are then byte counts, and the ~16 native
- * UTF-8 measurements of a typical item (~5% of a PutItem, measured) are one of the whole text
- * (~45 ns for 200 bytes; a regex for both conditions took ~250 ns).
- */
-export function itemSizeOfEncoded(item: AttributeMap, json: string): number {
-  return itemSize(item, utf8Length(json) === json.length && !json.includes('\\u'));
 }

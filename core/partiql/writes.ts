@@ -16,9 +16,9 @@ import {
   type Item,
   typeOf,
 } from '../model/attributeValue.js';
-import { itemSizeOfEncoded, MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { MAX_ITEM_SIZE } from '../model/itemSize.js';
 import type { ActionContext } from '../operation.js';
-import { encodeParsedItem } from '../store/itemCodec.js';
+import { encodeParsedItemSized } from '../store/itemCodec.js';
 import type { StoredItem } from '../store/storedItem.js';
 import type { KeyDefinition, Table } from '../store/table.js';
 import { type ExtractedKey, extractItemKey, extractKey } from '../validations/keys.js';
@@ -80,8 +80,7 @@ export function bindWrite(
         throw new ValidationException(PartiqlMessages.keyTypeMismatch(definition.name));
     }
     // Canonical by construction: tuples and bags are built sorted, parameters are parsed (values.ts).
-    const json = encodeParsedItem(item);
-    const size = itemSizeOfEncoded(item, json);
+    const { json, size } = encodeParsedItemSized(item);
     if (size > MAX_ITEM_SIZE)
       throw new ValidationException('Item size has exceeded the maximum allowed size');
     return {

@@ -323,8 +323,7 @@ function isSortedNames(names: string[]): boolean {
   let previous: string | undefined;
   for (const name of names) {
     // Array-index-like names always enumerate first, ascending: they are in order by construction.
-    const first = name.charCodeAt(0);
-    if (first >= 48 && first <= 57 && INDEX_LIKE.test(name) && Number(name) < 4294967295) continue;
+    if (isIndexLike(name)) continue;
     if (previous !== undefined && previous > name) return false;
     previous = name;
   }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Item } from '../model/attributeValue.js';
-import { itemSize } from '../model/itemSize.js';
-import { decodeItem, encodeItem } from './itemCodec.js';
+import { decodeItem, encodeItemSized } from './itemCodec.js';
 
 /**
  * An item at rest: its canonical DynamoDB JSON text and its size by the AWS rules.
@@ -16,9 +15,13 @@ export class StoredItem {
     readonly size: number,
   ) {}
 
-  /** Stores an item as canonical text (see `itemCodec.ts`): equal items have equal text. */
-  static fromItem(item: Item, size = itemSize(item)): StoredItem {
-    return new StoredItem(encodeItem(item), size);
+  /**
+   * Stores an item as canonical text (see `itemCodec.ts`): equal items have equal text. Its size
+   * comes from the same walk unless the caller measured it already.
+   */
+  static fromItem(item: Item, size?: number): StoredItem {
+    const encoded = encodeItemSized(item);
+    return new StoredItem(encoded.json, size ?? encoded.size);
   }
 
   /** A fresh copy of the item (safe to mutate; maps may be ordinary objects: read with hasOwn). */

@@ -6,9 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine.js';
 import type { AttributeMap } from '../../core/model/attributeValue.js';
-import { itemSizeOfEncoded } from '../../core/model/itemSize.js';
 import { type AttributeProblems, parseAttributeMap } from '../../core/model/parseAttributeValue.js';
-import { encodeParsedItem } from '../../core/store/itemCodec.js';
+import { encodeParsedItemSized } from '../../core/store/itemCodec.js';
 import { StoredItemScanner } from '../../core/store/storedItemScan.js';
 import { attachBuckets } from '../../infra/backups/index.js';
 
@@ -167,8 +166,8 @@ function reference(raw: Record<string, unknown>) {
     return undefined;
   }
   if (problems.first !== undefined) return undefined;
-  const json = encodeParsedItem(item);
-  return { item, json, size: itemSizeOfEncoded(item, json) };
+  const { json, size } = encodeParsedItemSized(item);
+  return { item, json, size };
 }
 
 function scan(scanner: StoredItemScanner, text: string) {
