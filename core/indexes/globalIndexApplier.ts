@@ -1,5 +1,6 @@
 import { attributeValuesEqual } from '../model/compare.js';
 import { encodeKeyValue } from '../model/keyCodec.js';
+import { isPlainInteger } from '../model/number.js';
 import { utf8Length } from '../model/utf8.js';
 import { type IndexEntry, ProjectedEntry } from '../store/indexEntry.js';
 import type { StoredItem } from '../store/storedItem.js';
@@ -11,7 +12,7 @@ import { sameKeyValue } from './indexChange.js';
 import { MemberProjection } from './memberProjection.js';
 import { projectedNamesOf } from './projection.js';
 import { ImageFields, StoredRow, scalarTypeCode } from './storedImage.js';
-import { storeEntry } from './storeEntry.js';
+import { detached, storeEntry } from './storeEntry.js';
 
 /**
  * Applies changes to a table's global indexes straight from the items' stored texts: the
@@ -197,7 +198,7 @@ export class GlobalIndexApplier {
     if (pair === undefined || sourceOf(pair[1]) !== item) return undefined;
     const key = pair[0];
     // A copy, not a slice: the suffix may become a key of its own (an index without a sort key).
-    this.suffix ??= low.length === 0 ? key : ` ${key.slice(low.length)}`.slice(1);
+    this.suffix ??= low.length === 0 ? key : detached(key.slice(low.length));
     return key;
   }
 
@@ -262,21 +263,12 @@ function sourceOf(entry: IndexEntry): StoredItem {
  * text per value): a score or a counter key that moves, bench/gsi.ts's case, no longer decodes
  * both numbers (~100 bytes of garbage a change).
  */
+const ANY_LENGTH = Number.POSITIVE_INFINITY;
+
 function sameKey(type: 'S' | 'N' | 'B', before: string, after: string): boolean {
   if (before === after) return true;
-  if (type === 'N' && plainInteger(before) && plainInteger(after)) return false;
+  if (type === 'N' && isPlainInteger(before, ANY_LENGTH) && isPlainInteger(after, ANY_LENGTH)) return false;
   return sameKeyValue(type, before, after);
-}
-
-function plainInteger(text: string): boolean {
-  let at = text.charCodeAt(0) === 45 ? 1 : 0; // '-'
-  const first = text.charCodeAt(at);
-  if (!(first >= 49 && first <= 57)) return false; // '1'-'9'
-  for (at++; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
 }
 
 /** Whether the row's item is in the index: `entryKeyOf`'s conditions (see the class comment). */

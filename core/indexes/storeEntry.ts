@@ -30,6 +30,6 @@ export function storeEntry(
  * the slice). V8 copies substrings shorter than 13 characters: only longer ones can refer to a
  * parent.
  */
-function detached(text: string): string {
+export function detached(text: string): string {
   return text.length < 13 ? text : ` ${text}`.slice(1);
 }
