@@ -1,4 +1,5 @@
 import type { AttributeMap } from '../core/model/attributeValue.js';
+import { CLOSE_BRACE, COMMA, compositeEnd, OPEN_BRACE, QUOTE } from '../core/store/canonicalText.js';
 import type { StoredItem } from '../core/store/storedItem.js';
 
 /**
@@ -17,8 +18,8 @@ import type { StoredItem } from '../core/store/storedItem.js';
  * images took 48k instructions with `JSON.parse`, 17.6k with this.
  *
  * The fast path reads top-level members of type S, N, B (a string), BOOL and NULL; a member of any
- * other type (M, L, SS, NS, BS) is cut out of the text (its end found by counting brackets, which
- * is exact because the text holds no escape) and given to `JSON.parse`. A text with a backslash
+ * other type (M, L, SS, NS, BS) is cut out of the text (its end found by canonicalText.ts's
+ * `compositeEnd`, as the GSI maintainer's stored images find it) and given to `JSON.parse`. A text with a backslash
  * (an escaped character in some string), a member named `__proto__` (an assignment would set the
  * prototype, where `JSON.parse` makes an own member) or anything unexpected is given whole to
  * `JSON.parse`: the result is the same either way, only the cost differs.
@@ -28,12 +29,6 @@ export function decodeImage(stored: StoredItem): AttributeMap {
   return (json.indexOf('\\') === -1 ? decodePlain(json) : undefined) ?? (JSON.parse(json) as AttributeMap);
 }
 
-const QUOTE = 34; // "
-const COMMA = 44; // ,
-const OPEN_BRACE = 123; // {
-const CLOSE_BRACE = 125; // }
-const OPEN_BRACKET = 91; // [
-const CLOSE_BRACKET = 93; // ]
 const B = 66;
 const N = 78;
 const S = 83;
@@ -93,33 +88,12 @@ function decodePlain(json: string): AttributeMap | undefined {
     } else {
       // A map, a list or a set: its attribute value object, from `{` to the brace that closes it.
       const open = nameEnd + 2;
-      const close = closingBrace(json, open);
-      if (close === -1) return undefined;
-      item[name] = JSON.parse(json.slice(open, close + 1));
-      at = close + 1;
+      const close = compositeEnd(json, open);
+      item[name] = JSON.parse(json.slice(open, close));
+      at = close;
     }
     const next = json.charCodeAt(at);
     if (next === COMMA) at++;
     else return next === CLOSE_BRACE && at === end ? item : undefined;
   }
-}
-
-/**
- * The index of the `}` that closes the `{` at `open`, in text without escapes (every `"` opens or
- * closes a string); -1 if there is none. A loop over the text: no recursion on the item's depth.
- */
-function closingBrace(json: string, open: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let at = open; at < json.length; at++) {
-    const code = json.charCodeAt(at);
-    if (code === QUOTE) inString = !inString;
-    else if (inString) continue;
-    else if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++;
-    else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      depth--;
-      if (depth === 0) return code === CLOSE_BRACE ? at : -1;
-    }
-  }
-  return -1;
 }

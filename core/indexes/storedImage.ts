@@ -2,14 +2,7 @@ import type { AttributeValue } from '../model/attributeValue.js';
 import { base64ByteLength } from '../model/binary.js';
 import { attributeValueSize } from '../model/itemSize.js';
 import { utf8Length } from '../model/utf8.js';
-import {
-  CLOSE_BRACE,
-  CLOSE_BRACKET,
-  OPEN_BRACE,
-  OPEN_BRACKET,
-  QUOTE,
-  stringEnd,
-} from '../store/canonicalText.js';
+import { compositeEnd, QUOTE, stringEnd } from '../store/canonicalText.js';
 
 /**
  * Reading the attributes an index needs straight from a stored item's text.
@@ -29,25 +22,6 @@ import {
 const LETTER_S = 83;
 const LETTER_N = 78;
 const LETTER_B = 66;
-
-/** Offset just past the JSON object or array starting at `at`. */
-function compositeEnd(json: string, at: number): number {
-  let depth = 0;
-  let i = at;
-  for (;;) {
-    const code = json.charCodeAt(i);
-    if (code === QUOTE) {
-      i = stringEnd(json, i);
-      continue;
-    }
-    if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++;
-    else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-    i++;
-  }
-}
 
 /** The top-level attributes to read, numbered, prepared for matching against stored texts. */
 export class ImageFields {

@@ -1,8 +1,8 @@
 /**
  * Tokens of an item's canonical JSON text (`itemCodec.ts`), for the readers that find members
  * in it without decoding the item: the GSI maintainer's stored images (`indexes/storedImage.ts`)
- * the expiry index's TTL reads (`ttl/ttlText.ts`) and the import's stored-form scan
- * (`storedItemScan.ts`).
+ * the expiry index's TTL reads (`ttl/ttlText.ts`), the import's stored-form scan
+ * (`storedItemScan.ts`) and the Lambda records' image decoder (`streams/imageDecoder.ts`).
  */
 
 export const QUOTE = 34;
@@ -26,5 +26,24 @@ export function stringEnd(json: string, at: number): number {
     for (let i = end - 1; json.charCodeAt(i) === BACKSLASH; i--) backslashes++;
     if ((backslashes & 1) === 0) return end + 1;
     end = json.indexOf('"', end + 1);
+  }
+}
+
+/** Offset just past the JSON object or array starting at `at` (the text must be well formed). */
+export function compositeEnd(json: string, at: number): number {
+  let depth = 0;
+  let i = at;
+  for (;;) {
+    const code = json.charCodeAt(i);
+    if (code === QUOTE) {
+      i = stringEnd(json, i);
+      continue;
+    }
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++;
+    else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+    i++;
   }
 }
