@@ -192,10 +192,7 @@ export function checkExpressionAttributeNames(names: Record<string, string> | un
     // after its key; the wrapper is the service's (DynamoDB Local's InputConverter words it so:
     // `<map> contains invalid value: <problem> for key <key>`, as for ExpressionAttributeValues).
     const problem = attributeNameProblem(names[key]!);
-    if (problem !== undefined)
-      throw new ValidationException(
-        `ExpressionAttributeNames contains invalid value: ${problem} for key ${key}`,
-      );
+    if (problem !== undefined) throw invalidValue('ExpressionAttributeNames', problem, key);
   }
 }
 
@@ -240,7 +237,10 @@ export function checkExpressionAttributeValues(
   ) {
     throw new ValidationException(problem.message);
   }
-  throw new ValidationException(
-    `ExpressionAttributeValues contains invalid value: ${problem.message} for key ${problem.key ?? ''}`,
-  );
+  throw invalidValue('ExpressionAttributeValues', problem.message, problem.key ?? '');
+}
+
+/** The service's wrapper of a problem in one entry of a parameter map. */
+function invalidValue(map: string, problem: string, key: string): ValidationException {
+  return new ValidationException(`${map} contains invalid value: ${problem} for key ${key}`);
 }
