@@ -20,6 +20,10 @@ export const CONFIGURATION_TITLES: Record<Configuration, string> = {
   all: '2 GSIs + stream + handler + TTL',
 };
 
+/** Whether a configuration's table has a stream with the no-op handler bound to it. */
+const isStreamed = (configuration: Configuration) =>
+  configuration === 'stream' || configuration === 'nottl' || configuration === 'all';
+
 /** The configurations dynalite can run too (GSIs; it keeps no stream records and runs no handler). */
 export const DYNALITE_CONFIGURATIONS: readonly Configuration[] = ['none', 'gsi1', 'gsi2'];
 /** The dynalite configuration that does the index work of an eddy configuration. */
@@ -66,7 +70,7 @@ export function createTableInput(configuration: Configuration, tableName = TABLE
     ...indexes.flatMap((index) => index.KeySchema.map((key) => key.AttributeName)),
   ]);
   const types: Record<string, 'S' | 'N'> = { pk: 'S', grp: 'S', rank: 'N', email: 'S' };
-  const streamed = configuration === 'stream' || configuration === 'nottl' || configuration === 'all';
+  const streamed = isStreamed(configuration);
   return {
     TableName: tableName,
     AttributeDefinitions: [...keyNames].map((name) => ({ AttributeName: name, AttributeType: types[name]! })),
@@ -81,7 +85,7 @@ export function createTableInput(configuration: Configuration, tableName = TABLE
 
 /** The project `eddy serve` runs: the table, and for streams a no-op function bound to it. */
 export function projectConfig(configuration: Configuration) {
-  const streamed = configuration === 'stream' || configuration === 'nottl' || configuration === 'all';
+  const streamed = isStreamed(configuration);
   return {
     tables: [
       {

@@ -22,8 +22,9 @@ const LEADS = Array.from({ length: 21 }, (_, length) => '1' + '0'.repeat(20 - le
  * (~40 against ~76 ns, micro-benchmark of 10^6 calls).
  */
 export function formatSequenceNumber(ordinal: number): string {
+  // Ordinals stop at MAX_ORDINAL (16 digits): there is always a lead.
   const digits = String(ordinal);
-  return digits.length <= 20 ? LEADS[digits.length]! + digits : '1' + digits;
+  return LEADS[digits.length]! + digits;
 }
 
 /** Whether `text` has the shape of a sequence number (digits only, 21 to 40 of them). */
