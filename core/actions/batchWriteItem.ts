@@ -3,7 +3,7 @@ import type { ItemWrite } from '../engine.js';
 import { ValidationException } from '../errors/index.js';
 import { itemKeyOf } from '../model/keyCodec.js';
 import { defineOperation } from '../operation.js';
-import { StoredItem } from '../store/storedItem.js';
+import type { StoredItem } from '../store/storedItem.js';
 import type { Table } from '../store/table.js';
 import {
   type BatchWriteItemInput,
@@ -45,7 +45,7 @@ export const batchWriteItem = defineOperation({
         let next: StoredItem | undefined;
         if (request.PutRequest) {
           checkIndexKeys(request.PutRequest.Item, table);
-          next = StoredItem.fromItem(request.PutRequest.Item, prepared.sizes.get(request));
+          next = prepared.stored.get(request);
         }
         planned.push({
           table,

@@ -7,7 +7,7 @@ import {
   TransactionCanceledException,
   ValidationException,
 } from '../errors/index.js';
-import { itemSize, MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { MAX_ITEM_SIZE } from '../model/itemSize.js';
 import { itemKeyOf } from '../model/keyCodec.js';
 import { defineOperation } from '../operation.js';
 import type { Region } from '../store/region.js';
@@ -206,12 +206,13 @@ function planAction(action: PreparedAction, table: Table): PlannedAction {
       const item = request.Item!;
       const key = extractItemKey(item, table.key);
       checkIndexKeys(item, table);
-      const size = itemSize(item);
+      // Text and size from one walk (itemCodec.ts `encodeItemSized`).
+      const next = StoredItem.fromItem(item);
+      const size = next.size;
       if (size > MAX_ITEM_SIZE)
         throw new ValidationException('Item size has exceeded the maximum allowed size');
       const previous = table.items.get(key.hashKey, key.rangeKey);
       checkActionCondition(action, previous);
-      const next = StoredItem.fromItem(item, size);
       return {
         table,
         write: { key, previous, next },

@@ -1,7 +1,8 @@
 import { ValidationException } from '../errors/index.js';
 import type { AttributeMap } from '../model/attributeValue.js';
-import { itemSize, MAX_ITEM_SIZE } from '../model/itemSize.js';
+import { MAX_ITEM_SIZE } from '../model/itemSize.js';
 import { AttributeMessages } from '../model/parseAttributeValue.js';
+import { StoredItem } from '../store/storedItem.js';
 import { tableNameKey } from './batchGetItem.js';
 import { attributeMap, returnConsumedCapacity, returnItemCollectionMetrics } from './common.js';
 import type { Deserialized } from './deserialize.js';
@@ -53,9 +54,9 @@ export const batchWriteItemShape: Record<string, Shape> = {
   },
 };
 
-/** Item sizes of the puts, in request order per table (computed once). */
+/** The puts' items as they will be stored (text and size from one walk, made once). */
 export interface PreparedBatchWrite {
-  sizes: Map<WriteRequest, number>;
+  stored: Map<WriteRequest, StoredItem>;
 }
 
 /** Stateless checks; duplicates are found after the table lookup (docs/dynamodb.md §7.2.2, §8.5). */
@@ -68,7 +69,7 @@ export function validateBatchWriteItem(
   if (total > MAX_BATCH_WRITES)
     throw new ValidationException('Too many items requested for the BatchWriteItem call');
   const problem = deserialized.attributeProblems.get('RequestItems');
-  const sizes = new Map<WriteRequest, number>();
+  const stored = new Map<WriteRequest, StoredItem>();
   for (const requests of Object.values(input.RequestItems)) {
     for (const request of requests) {
       // An empty request object reads as "more than one datatypes set" (sic, docs/dynamodb.md §7.2.1).
@@ -81,11 +82,11 @@ export function validateBatchWriteItem(
   for (const requests of Object.values(input.RequestItems)) {
     for (const request of requests) {
       if (request.PutRequest === undefined) continue;
-      const size = itemSize(request.PutRequest.Item);
-      if (size > MAX_ITEM_SIZE)
+      const item = StoredItem.fromItem(request.PutRequest.Item);
+      if (item.size > MAX_ITEM_SIZE)
         throw new ValidationException('Item size has exceeded the maximum allowed size');
-      sizes.set(request, size);
+      stored.set(request, item);
     }
   }
-  return { sizes };
+  return { stored };
 }
