@@ -295,7 +295,7 @@ function parseCapacityMode(value: string): 'enforce' | 'off' {
   return value;
 }
 
-function parseRegion(value: string): string {
+export function parseRegion(value: string): string {
   if (!isRegion(value)) throw new InvalidArgumentError('must be a region name such as us-east-1.');
   return value;
 }

@@ -3,7 +3,7 @@ import { parseDuration } from '../../../core/clock.js';
 import type { EddyConfig } from '../../config.js';
 import type { ServiceTargetOptions } from '../../replay/serviceTarget.js';
 import { loadStack } from '../../stack/sources/index.js';
-import { isRegion } from '../loadConfig.js';
+import { parseRegion } from '../serveProgram.js';
 import { type FormatCliOptions, formatOptionsOf, withStackOptions } from './stackOptions.js';
 
 /**
@@ -81,11 +81,6 @@ export class EndpointError extends Error {
       { cause: error },
     );
   }
-}
-
-export function parseRegion(value: string): string {
-  if (!isRegion(value)) throw new InvalidArgumentError('must be a region name such as us-east-1.');
-  return value;
 }
 
 export function parseCount(value: string): number {
