@@ -3,9 +3,11 @@
  * listens on a free loopback port and reports `{ port, query }` to the parent over IPC, so the
  * server and the load generator each get a core.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+import type { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { startBareServer } from './bareServer.js';
 
 export type TargetName = 'eddy' | 'dynalite' | 'bare';
 
@@ -15,47 +17,20 @@ export interface TargetReady {
   readonly query: boolean;
 }
 
-/**
- * The transport's limit: reads the body, parses the same JSON, answers a fixed GetItem-sized
- * body with the same headers eddy sends. Nothing else.
- */
-function startBare(): Promise<number> {
-  const body = Buffer.from(
-    JSON.stringify({
-      Item: {
-        pk: { S: 'item#00000000' },
-        name: { S: 'Customer 00000000 with a name' },
-        email: { S: 'customer00000000@example.com' },
-        plan: { S: 'pro' },
-        visits: { N: '12' },
-        active: { BOOL: true },
-        tags: { SS: ['blue', 'green'] },
-      },
-    }),
-  );
-  const headers = [
-    'x-amzn-RequestId',
-    'BARE0000000000000000000000000000000000000000000000000',
-    'x-amz-crc32',
-    '0',
-    'Content-Type',
-    'application/x-amz-json-1.0',
-    'Content-Length',
-    String(body.length),
-  ];
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      response.writeHead(200, headers);
-      response.end(body);
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-  );
-}
+/** A GetItem-sized answer, for the bare server (bench/bareServer.ts), the transport's limit. */
+const BARE_BODY = Buffer.from(
+  JSON.stringify({
+    Item: {
+      pk: { S: 'item#00000000' },
+      name: { S: 'Customer 00000000 with a name' },
+      email: { S: 'customer00000000@example.com' },
+      plan: { S: 'pro' },
+      visits: { N: '12' },
+      active: { BOOL: true },
+      tags: { SS: ['blue', 'green'] },
+    },
+  }),
+);
 
 async function startEddy(): Promise<TargetReady> {
   // Loaded here only: the bare and dynalite processes carry none of eddy's code.
@@ -83,7 +58,7 @@ function startDynalite(): Promise<number> {
 async function start(target: TargetName): Promise<TargetReady> {
   if (target === 'eddy') return startEddy();
   if (target === 'dynalite') return { port: await startDynalite(), query: true };
-  return { port: await startBare(), query: true };
+  return { port: await startBareServer(BARE_BODY), query: true };
 }
 
 const target = process.argv[2] as TargetName;

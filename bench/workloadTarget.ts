@@ -2,9 +2,9 @@
  * One server per process for `bench/workload.ts`: `eddy <config file>` starts `eddy serve` on that
  * config (the CLI's `serve`: the local stack with its gsi-maintainer, the project's function bound
  * to its table's stream, the ttl-expirer, behind the HTTP server), `dynalite` starts dynalite,
- * `bare` a `node:http` server that does only what every write costs any server in Node (see
- * `startBare`). It
- * listens on a free loopback port and reports `{ port }` to the parent over IPC.
+ * `bare` a `node:http` server that does only what every write costs any server in Node
+ * (bench/bareServer.ts). It listens on a free loopback port and reports `{ port }` to the parent
+ * over IPC.
  *
  * The parent asks over IPC, between and during its load runs:
  * - `cpu` → the process's CPU time so far (µs);
@@ -19,7 +19,6 @@
  * `<directory>/<n>.cpuprofile`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +26,7 @@ import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { RunningEddy } from '../infra/cli/serve.js';
 import type { EventSourceMapping } from '../streams/mapping/eventSourceMapping.js';
+import { startBareServer } from './bareServer.js';
 
 /** How often the backlogs are sampled while the parent's load runs (ms). */
 const SAMPLE_MS = 10;
@@ -76,53 +76,15 @@ function startDynalite(): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
 }
 
-/**
- * The transport's floor for a write: reads the body, parses its JSON, and answers PutItem's `{}`
- * with the headers eddy sends (request id, CRC-32, content type and length), the answers of one
- * event-loop turn written together as eddy's server writes them (infra/host/server.ts `write`).
- * No server in Node answers a write over `node:http` for much less, so it bounds every ratio:
- * eddy at N× dynalite needs dynalite's throughput × N below this one's.
- */
-function startBare(): Promise<number> {
-  const body = Buffer.from('{}');
-  const headers = [
-    'x-amzn-RequestId',
-    'BARE0000000000000000000000000000000000000000000000000',
-    'x-amz-crc32',
-    '2745614147',
-    'Content-Type',
-    'application/x-amz-json-1.0',
-    'Content-Length',
-    String(body.length),
-  ];
-  let pending: ServerResponse[] = [];
-  const flush = () => {
-    const answers = pending;
-    pending = [];
-    for (const response of answers) {
-      response.writeHead(200, headers);
-      response.end(body);
-    }
-  };
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (pending.length === 0) setImmediate(flush);
-      pending.push(response);
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-  );
-}
-
 const kind = process.argv[2];
 let eddy: RunningEddy | undefined;
 let port: number;
 if (kind === 'eddy') ({ port, eddy } = await startEddy(process.argv[3]!));
-else if (kind === 'bare') port = await startBare();
+// The transport's floor for a write (bench/bareServer.ts): PutItem's `{}`, answers written per
+// event-loop turn as eddy's server writes them. No server in Node answers a write over node:http
+// for much less, so it bounds every ratio: eddy at N× dynalite needs dynalite's throughput × N
+// below this one's.
+else if (kind === 'bare') port = await startBareServer(Buffer.from('{}'), { perTurn: true });
 else port = await startDynalite();
 
 type Kind = 'gsi' | 'handler';
